@@ -1,0 +1,22 @@
+GO ?= go
+BENCH_PKGS ?= ./sandbox/ ./search/ ./pool/ ./render/ ./announce/ .
+
+.PHONY: test bench demo fmt lint
+
+# vet + the race detector over every package: the one command CI runs.
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
+
+demo:
+	@if [ -d cmd/execlua ]; then $(GO) run ./cmd/execlua demo; else echo "demo: not yet (the execlua CLI arrives with its own issue)"; fi
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
