@@ -1,0 +1,50 @@
+package announce
+
+// Input is everything the broadcast decision may depend on. Nothing else is
+// consulted, and nothing is remembered between calls.
+type Input struct {
+	// HasChannel reports whether the host can append isMeta messages and
+	// read them back. Without it Decide always returns nothing: an unreadable
+	// history must never be taken for a pool that emptied (BC-10).
+	HasChannel bool
+	// History is the conversation as the host gives it now, after any
+	// compaction or rewind. Decide only reads it.
+	History []Message
+	// Names are the pool's tool names, in any order, repeats allowed.
+	Names []string
+	// ExecEnabled reports that Exec is switched on, not excluded and not
+	// denied. It stays true while an empty pool keeps Exec out of tools[]:
+	// that is an emptied pool (Empty), not a closed channel (Closed).
+	ExecEnabled bool
+}
+
+// Decide returns the message to append to in.History, or false when nothing
+// should be said. The decision table is in the package documentation.
+func Decide(in Input) (Announcement, bool) {
+	if !in.HasChannel {
+		return Announcement{}, false
+	}
+	said, saidHash, _ := lastMarker(in.History)
+	switch {
+	case !in.ExecEnabled:
+		return withdraw(closedAnnouncement, said)
+	case len(in.Names) == 0:
+		return withdraw(emptyAnnouncement, said)
+	}
+	body := fullBody(in.Names)
+	hash := digest(body)
+	if said == Full && saidHash == hash {
+		return Announcement{}, false
+	}
+	return withMarker(Full, body, hash), true
+}
+
+// withdraw sends Empty or Closed only while a list is in effect. With none
+// in effect (never announced, or already withdrawn) the model holds no list
+// to retract, and a first word about "no tools" would refer to nothing.
+func withdraw(a Announcement, said Kind) (Announcement, bool) {
+	if said != Full {
+		return Announcement{}, false
+	}
+	return a, true
+}
