@@ -1,0 +1,70 @@
+package pool
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+// execDecl stands in for the root package's Exec declaration.
+var execDecl = Declaration{
+	Name:        ExecName,
+	Description: "Runs a Lua script that calls the catalogued tools through the tools table.",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}`),
+}
+
+func builtin(name string, shouldDefer bool) Tool {
+	return Tool{
+		Name:        name,
+		Description: name + " does one thing.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`),
+		ShouldDefer: shouldDefer,
+	}
+}
+
+func mcpTool(server, tool string) Tool {
+	return Tool{
+		Name:         "mcp__" + server + "__" + tool,
+		Description:  tool + " on " + server + ".",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"value":{"type":"string"}}}`),
+		Kind:         MCP,
+		Server:       server,
+		ServerTool:   tool,
+	}
+}
+
+func names(ts []Tool) []string {
+	out := []string{}
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func declNames(ds []Declaration) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func denyNames(denied ...string) func(string) bool {
+	return func(name string) bool { return slices.Contains(denied, name) }
+}
+
+func mustAssemble(t *testing.T, registered []Tool, opts *Options) *Assembly {
+	t.Helper()
+	a, err := Assemble(registered, execDecl, opts)
+	if err != nil {
+		t.Fatalf("Assemble: %v", err)
+	}
+	return a
+}
+
+// coreNames and deferredNames partition DefaultBuiltins.
+var (
+	coreNames     = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
+	deferredNames = []string{"WebFetch", "WebSearch", "CronCreate", "CronList", "CronDelete", "EnterPlanMode", "ExitPlanMode", "EnterWorktree", "ExitWorktree", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "LSP"}
+)
