@@ -1,0 +1,56 @@
+package announce
+
+import (
+	"strings"
+	"testing"
+)
+
+// benchHistory is a 500-message session: long ordinary messages, an isMeta
+// message (hook output, server instructions) every tenth, and the
+// announcement for names early on, so the scan has to walk back through
+// almost all of it.
+func benchHistory(b *testing.B, names []string) []Message {
+	a, ok := decide(nil, names, true)
+	if !ok {
+		b.Fatal("no announcement")
+	}
+	chat := strings.Repeat("some ordinary conversation text, tool output and code. ", 40)
+	history := make([]Message, 0, 500)
+	for i := range 500 {
+		switch {
+		case i == 20:
+			history = append(history, meta(a))
+		case i%10 == 0:
+			history = append(history, Message{IsMeta: true, Text: "PostToolUse:WebFetch hook blocking error from command: \"check\": " + chat[:200]})
+		default:
+			history = append(history, Message{Text: chat})
+		}
+	}
+	return history
+}
+
+// The decision over a 500-message history with a 1,000-name pool, for the
+// outcomes a request assembly meets.
+func BenchmarkDecide(b *testing.B) {
+	pool := syntheticPool(1000)
+	history := benchHistory(b, pool)
+	changed := append(pool[1:], "mcp__new__tool")
+	for _, bc := range []struct {
+		name    string
+		history []Message
+		names   []string
+		exec    bool
+	}{
+		{"unchanged", history, pool, true},
+		{"changed", history, changed, true},
+		{"compacted", history[21:], pool, true},
+		{"closed", history, pool, false},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				decide(bc.history, bc.names, bc.exec)
+			}
+		})
+	}
+}
