@@ -103,7 +103,8 @@ func (s ExecStatus) String() string {
 }
 
 // Assembly is what one request may use: the declarations, and the registered
-// tools split into flat and pool. Denied tools are in none of them.
+// tools split into flat and pool. Denied tools are in none of them. Its
+// methods only read, so concurrent Exec runs may share one Assembly.
 type Assembly struct {
 	// Tools is tools[]: Exec first when declared, then the flat tools in
 	// registration order.
@@ -129,7 +130,7 @@ type Assembly struct {
 type where uint8
 
 const (
-	denied where = iota
+	excluded where = iota // denied by the permission filter
 	flat
 	pooled
 )
@@ -173,7 +174,7 @@ func Assemble(registered []Tool, exec Declaration, opts *Options) (*Assembly, er
 		}
 		switch {
 		case opts.denied(t.Name):
-			a.slots[i].where = denied
+			a.slots[i].where = excluded
 			nDenied++
 		case Decide(t, opts).Deferred:
 			if t.Name == SearchName || t.Name == ParallelName {
@@ -237,7 +238,7 @@ func (a *Assembly) Available(name string) bool {
 	case i < 0:
 		return a.Exec == ExecDeclared
 	}
-	return a.slots[i].where != denied
+	return a.slots[i].where != excluded
 }
 
 // Lookup returns the available registered tool with this name and whether it

@@ -25,8 +25,10 @@ func TestDecide(t *testing.T) {
 		// POOL-4: alwaysLoad beats the tool's own intent.
 		{"POOL-4 alwaysLoad beats intent", alwaysLoad(builtin("WebFetch", true)), nil, Decision{false, ReasonAlwaysLoad}},
 		{"alwaysLoad beats the lists", alwaysLoad(builtin("Both", true)), lists, Decision{false, ReasonAlwaysLoad}},
+		{"alwaysLoad before the engine's exemption", alwaysLoad(builtin("Read", false)), nil, Decision{false, ReasonAlwaysLoad}},
 		{"Exec is never deferred", builtin(ExecName, true), nil, Decision{false, ReasonExempt}},
-		{"core loop is exempt", builtin("Bash", true), lists, Decision{false, ReasonExempt}},
+		{"core loop is exempt", builtin("Bash", true), nil, Decision{false, ReasonExempt}},
+		{"exemption before the lists", builtin("Grep", true), &Options{RemoteNonDeferred: []string{"Grep"}}, Decision{false, ReasonExempt}},
 		// POOL-12: the remote list is consulted before the local one.
 		{"POOL-12 remote list", builtin("Remote", true), lists, Decision{false, ReasonRemoteList}},
 		{"POOL-12 local list", builtin("Local", true), lists, Decision{false, ReasonLocalList}},

@@ -46,3 +46,23 @@ func ExampleAssemble() {
 	// TaskCreate available: true
 	// delete_repo available: false
 }
+
+func ExampleDecide() {
+	opts := &pool.Options{RemoteNonDeferred: []string{"WebSearch"}}
+	for _, t := range []pool.Tool{
+		{Name: "Bash", ShouldDefer: true},
+		{Name: "WebSearch", ShouldDefer: true},
+		{Name: "WebFetch", ShouldDefer: true},
+		{Name: "mcp__db__query", Kind: pool.MCP},
+		{Name: "mcp__db__status", Kind: pool.MCP, AlwaysLoad: true},
+	} {
+		d := pool.Decide(t, opts)
+		fmt.Printf("%-16s deferred=%-5v (%v)\n", t.Name, d.Deferred, d.Reason)
+	}
+	// Output:
+	// Bash             deferred=false (engine-exempt)
+	// WebSearch        deferred=false (remote non-deferred list)
+	// WebFetch         deferred=true  (own intent)
+	// mcp__db__query   deferred=true  (mcp)
+	// mcp__db__status  deferred=false (alwaysLoad)
+}
