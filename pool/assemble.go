@@ -102,6 +102,11 @@ func (s ExecStatus) String() string {
 	return "unknown"
 }
 
+// Enabled reports that Exec is switched on and not denied, whether or not an
+// empty pool keeps it out of tools[]. The announcement needs the difference:
+// an emptied pool is said as such, a withdrawn Exec as a closed channel.
+func (s ExecStatus) Enabled() bool { return s == ExecDeclared || s == ExecEmptyPool }
+
 // Assembly is what one request may use: the declarations, and the registered
 // tools split into flat and pool. Denied tools are in none of them. Its
 // methods only read, so concurrent Exec runs may share one Assembly.
@@ -256,6 +261,16 @@ func (a *Assembly) Lookup(name string) (t Tool, inPool, ok bool) {
 		return a.Flat[s.i], false, true
 	}
 	return Tool{}, false, false
+}
+
+// PoolNames returns the pool's tool names in registration order: what the
+// announcement lists.
+func (a *Assembly) PoolNames() []string {
+	out := make([]string, len(a.Pool))
+	for i, t := range a.Pool {
+		out[i] = t.Name
+	}
+	return out
 }
 
 // Guidance is one system-prompt line that only makes sense when Tool can be

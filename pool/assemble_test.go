@@ -429,12 +429,28 @@ func TestNilOptionsAreZeroOptions(t *testing.T) {
 	}
 }
 
-func TestExecStatusString(t *testing.T) {
-	got := []string{}
-	for s := ExecDeclared; s <= ExecEmptyPool+1; s++ {
-		got = append(got, s.String())
+// Exec's status as the announcement reads it: an emptied pool keeps Exec
+// enabled (BC-8), switching it off or denying it does not (BC-9).
+func TestExecStatus(t *testing.T) {
+	type row struct {
+		Status  string
+		Enabled bool
 	}
-	if diff := cmp.Diff([]string{"declared", "disabled", "denied", "empty pool", "unknown"}, got); diff != "" {
+	got := []row{}
+	for s := ExecDeclared; s <= ExecEmptyPool+1; s++ {
+		got = append(got, row{s.String(), s.Enabled()})
+	}
+	want := []row{{"declared", true}, {"disabled", false}, {"denied", false}, {"empty pool", true}, {"unknown", false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// The announcement's names are the pool's, in registration order.
+func TestPoolNames(t *testing.T) {
+	a := mustAssemble(t, append(DefaultBuiltins(), mcpTool("srv", "fetch")), &Options{Denied: denyNames("LSP")})
+	want := slices.DeleteFunc(append(slices.Clone(deferredNames), "mcp__srv__fetch"), func(n string) bool { return n == "LSP" })
+	if diff := cmp.Diff(want, a.PoolNames()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
