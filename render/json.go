@@ -1,0 +1,376 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// value is a parsed JSON value that keeps object members in document order:
+// a schema's property order is the author's and must survive into the
+// signature, which encoding/json's maps would lose. Parsing by hand is also
+// what keeps one wide schema well under the render budget.
+type value struct {
+	kind byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null
+	str  string
+	b    bool
+	arr  []*value
+	obj  []member
+}
+
+type member struct {
+	key string
+	val *value
+}
+
+// get returns the member named key (the last one, as encoding/json would),
+// or nil when v is not an object or has no such member.
+func (v *value) get(key string) *value {
+	if v == nil || v.kind != 'o' {
+		return nil
+	}
+	for i := len(v.obj) - 1; i >= 0; i-- {
+		if v.obj[i].key == key {
+			return v.obj[i].val
+		}
+	}
+	return nil
+}
+
+func (v *value) isObject() bool { return v != nil && v.kind == 'o' }
+
+// text returns a string member's contents, or "" if it is missing or not a
+// string.
+func (v *value) text(key string) string {
+	if m := v.get(key); m != nil && m.kind == 's' {
+		return m.str
+	}
+	return ""
+}
+
+// maxNesting bounds parser recursion the way encoding/json does.
+const maxNesting = 10000
+
+type parser struct {
+	s     string
+	pos   int
+	depth int
+	slab  []value // values are carved from here: one allocation for many
+	// Members and elements collect here and are copied out once, at the
+	// exact size, when their object or array ends.
+	members []member
+	elems   []*value
+}
+
+func (p *parser) alloc(v value) *value {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]value, 0, 64)
+	}
+	p.slab = append(p.slab, v)
+	return &p.slab[len(p.slab)-1]
+}
+
+// parseJSON parses one JSON document.
+func parseJSON(s string) (*value, error) {
+	p := &parser{s: s}
+	p.space()
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.pos != len(p.s) {
+		return nil, p.fail("unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+func (p *parser) fail(msg string) error {
+	return &syntaxError{Offset: p.pos, msg: msg}
+}
+
+// syntaxError reports where a schema stops being JSON.
+type syntaxError struct {
+	Offset int
+	msg    string
+}
+
+func (e *syntaxError) Error() string {
+	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.msg
+}
+
+func (p *parser) space() {
+	for p.pos < len(p.s) {
+		switch p.s[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value() (*value, error) {
+	if p.pos >= len(p.s) {
+		return nil, p.fail("unexpected end of input")
+	}
+	switch c := p.s[p.pos]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		return p.alloc(value{kind: 's', str: s}), nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case strings.HasPrefix(p.s[p.pos:], "true"):
+		p.pos += 4
+		return p.alloc(value{kind: 'b', b: true}), nil
+	case strings.HasPrefix(p.s[p.pos:], "false"):
+		p.pos += 5
+		return p.alloc(value{kind: 'b'}), nil
+	case strings.HasPrefix(p.s[p.pos:], "null"):
+		p.pos += 4
+		return p.alloc(value{kind: 'z'}), nil
+	default:
+		return nil, p.fail("unexpected character " + strconv.QuoteRune(rune(c)))
+	}
+}
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxNesting {
+		return p.fail("nesting too deep")
+	}
+	return nil
+}
+
+func (p *parser) object() (*value, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	p.pos++ // '{'
+	v := p.alloc(value{kind: 'o'})
+	mark := len(p.members)
+	p.space()
+	if p.pos < len(p.s) && p.s[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return v, nil
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+			return nil, p.fail("expected a string key")
+		}
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		p.space()
+		if p.pos >= len(p.s) || p.s[p.pos] != ':' {
+			return nil, p.fail("expected ':' after an object key")
+		}
+		p.pos++
+		p.space()
+		m, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		p.members = append(p.members, member{k, m})
+		p.space()
+		if p.pos >= len(p.s) {
+			return nil, p.fail("unexpected end of input in an object")
+		}
+		switch p.s[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			v.obj = append([]member(nil), p.members[mark:]...)
+			p.members = p.members[:mark]
+			return v, nil
+		default:
+			return nil, p.fail("expected ',' or '}' in an object")
+		}
+	}
+}
+
+func (p *parser) array() (*value, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	p.pos++ // '['
+	v := p.alloc(value{kind: 'a'})
+	mark := len(p.elems)
+	p.space()
+	if p.pos < len(p.s) && p.s[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return v, nil
+	}
+	for {
+		p.space()
+		e, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		p.elems = append(p.elems, e)
+		p.space()
+		if p.pos >= len(p.s) {
+			return nil, p.fail("unexpected end of input in an array")
+		}
+		switch p.s[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			v.arr = append([]*value(nil), p.elems[mark:]...)
+			p.elems = p.elems[:mark]
+			return v, nil
+		default:
+			return nil, p.fail("expected ',' or ']' in an array")
+		}
+	}
+}
+
+func (p *parser) number() (*value, error) {
+	start := p.pos
+	if p.s[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos < len(p.s) && p.s[p.pos] == '0':
+		p.pos++
+	case p.digits() == 0:
+		return nil, p.fail("invalid number")
+	}
+	if p.pos < len(p.s) && p.s[p.pos] == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return nil, p.fail("invalid number")
+		}
+	}
+	if p.pos < len(p.s) && (p.s[p.pos] == 'e' || p.s[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.s) && (p.s[p.pos] == '+' || p.s[p.pos] == '-') {
+			p.pos++
+		}
+		if p.digits() == 0 {
+			return nil, p.fail("invalid number")
+		}
+	}
+	return p.alloc(value{kind: 'n', str: p.s[start:p.pos]}), nil
+}
+
+func (p *parser) digits() int {
+	n := 0
+	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		p.pos++
+		n++
+	}
+	return n
+}
+
+// string parses a JSON string starting at the opening quote. Invalid UTF-8
+// becomes U+FFFD, as with encoding/json.
+func (p *parser) string() (string, error) {
+	p.pos++ // '"'
+	start := p.pos
+	// Fast path: no escapes, no control characters, valid UTF-8.
+	for p.pos < len(p.s) {
+		c := p.s[p.pos]
+		if c == '"' {
+			s := p.s[start:p.pos]
+			p.pos++
+			if utf8.ValidString(s) {
+				return s, nil
+			}
+			return strings.ToValidUTF8(s, "\uFFFD"), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		p.pos++
+	}
+	var b strings.Builder
+	b.WriteString(p.s[start:p.pos])
+	for p.pos < len(p.s) {
+		c := p.s[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return strings.ToValidUTF8(b.String(), "\uFFFD"), nil
+		case c < 0x20:
+			return "", p.fail("control character in a string")
+		case c != '\\':
+			b.WriteByte(c)
+			p.pos++
+			continue
+		}
+		p.pos++
+		if p.pos >= len(p.s) {
+			break
+		}
+		e := p.s[p.pos]
+		p.pos++
+		switch e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", p.fail("invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if strings.HasPrefix(p.s[p.pos:], `\u`) {
+					save := p.pos
+					p.pos += 2
+					if r2, ok = p.hex4(); !ok {
+						return "", p.fail("invalid \\u escape")
+					}
+					if utf16.DecodeRune(r, r2) == utf8.RuneError {
+						p.pos = save
+						r2 = -1
+					}
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			b.WriteRune(r)
+		default:
+			p.pos--
+			return "", p.fail("invalid escape character")
+		}
+	}
+	return "", p.fail("unterminated string")
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.s) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(p.s[p.pos:p.pos+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.pos += 4
+	return rune(n), true
+}

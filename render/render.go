@@ -1,0 +1,709 @@
+package render
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// MaxDepth is how many levels of properties and items are spelled out;
+// anything nested deeper renders as any.
+const MaxDepth = 8
+
+// ErrInvalidSchema is what every schema error matches with errors.Is.
+var ErrInvalidSchema = errors.New("invalid JSON Schema")
+
+// SchemaError says which schema could not be rendered and why. It matches
+// ErrInvalidSchema and unwraps to the underlying cause.
+type SchemaError struct {
+	Schema string // "input", "output" or "schema"
+	Err    error
+}
+
+func (e *SchemaError) Error() string {
+	return e.Schema + " schema: " + e.Err.Error()
+}
+
+func (e *SchemaError) Unwrap() []error { return []error{ErrInvalidSchema, e.Err} }
+
+var errNotSchema = errors.New("a schema must be a JSON object or a boolean")
+
+// parseSchema parses raw, reading empty input as def (which may be "").
+func parseSchema(raw json.RawMessage, which, def string) (*value, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" {
+		if def == "" {
+			return nil, nil
+		}
+		s = def
+	}
+	v, err := parseJSON(s)
+	if err != nil {
+		return nil, &SchemaError{Schema: which, Err: err}
+	}
+	if v.kind != 'o' && v.kind != 'b' {
+		return nil, &SchemaError{Schema: which, Err: errNotSchema}
+	}
+	return v, nil
+}
+
+// Signature renders the LuaCATS signature of the tool called name: the
+// classes its arguments and result need, ---@param and ---@return, and the
+// Lua statement that names the tool. An empty input schema means
+// {"type":"object"}; an empty output schema renders as any. The text is
+// valid Lua, and every line of it but the last is a comment.
+func Signature(name string, input, output json.RawMessage) (string, error) {
+	in, err := parseSchema(input, "input", `{"type":"object"}`)
+	if err != nil {
+		return "", err
+	}
+	out, err := parseSchema(output, "output", "")
+	if err != nil {
+		return "", err
+	}
+	if typeless(in) {
+		// Arguments are always a table (MCP requires an object schema).
+		in = &value{kind: 'o', obj: append([]member{{"type", &value{kind: 's', str: "object"}}}, in.obj...)}
+	}
+	base := className(name)
+	r := &renderer{names: map[string]bool{}, base: base}
+	var argNotes, retNotes []string
+	arg := r.top(in, path{parent: base + ".Args"}, &argNotes)
+	ret := "any"
+	if out != nil {
+		ret = r.top(out, path{parent: base + ".Result"}, &retNotes)
+	}
+
+	var b strings.Builder
+	b.Grow(256 * (len(r.classes) + 1))
+	for _, c := range r.classes {
+		b.WriteString(c.text.String())
+		b.WriteByte('\n')
+	}
+	writeDoc(&b, unlabel(argNotes, arg))
+	b.WriteString("---@param args")
+	if !r.requires(in) {
+		b.WriteByte('?')
+	}
+	b.WriteString(" " + arg + "\n")
+	writeDoc(&b, unlabel(retNotes, ret))
+	b.WriteString("---@return " + ret + "\n")
+	b.WriteString(definition(name))
+	b.WriteByte('\n')
+	return b.String(), nil
+}
+
+// Type renders schema as one line of LuaCATS, objects as inline table
+// types and without descriptions: the short form for error messages and
+// one-line call forms.
+func Type(schema json.RawMessage) (string, error) {
+	s, err := parseSchema(schema, "schema", `{}`)
+	if err != nil {
+		return "", err
+	}
+	r := &renderer{inline: true}
+	return r.top(s, path{}, nil), nil
+}
+
+// renderer holds one rendering: the classes emitted so far (in the order
+// they were first needed) and the state that makes $ref recursion-safe.
+type renderer struct {
+	inline  bool
+	base    string
+	root    *value
+	classes []*class
+	names   map[string]bool   // class names in use
+	refs    map[string]string // $ref -> class of an object definition
+	active  map[string]bool   // $refs being expanded inline
+}
+
+type class struct {
+	text strings.Builder
+}
+
+// path is where a schema sits, and so the name its class would get:
+// parent.key. Kept in two parts so that no name is built for the many
+// schemas that never become a class.
+type path struct{ parent, key string }
+
+func (p path) String() string {
+	if p.key == "" {
+		return p.parent
+	}
+	return p.parent + "." + className(p.key)
+}
+
+func (p path) child(key string) path { return path{p.String(), key} }
+
+// top renders a whole schema; $refs resolve against it.
+func (r *renderer) top(s *value, at path, notes *[]string) string {
+	r.root = s
+	r.refs = map[string]string{}
+	r.active = map[string]bool{}
+	// A "#" reference is to this very schema: its class if it gets one.
+	if name := at.String(); !r.inline && isClassObject(s) && !r.names[name] {
+		r.refs["#"] = name
+	} else {
+		r.active["#"] = true
+	}
+	return r.typ(s, at, 0, notes, false)
+}
+
+// requires reports whether a top-level object schema has required members,
+// so that args may not be omitted.
+func (r *renderer) requires(s *value) bool {
+	r.root = s
+	if s.get("allOf") != nil {
+		s = r.merge(s, false)
+	}
+	req := s.get("required")
+	return req != nil && req.kind == 'a' && len(req.arr) > 0
+}
+
+// typ renders schema s as a LuaCATS type. at names the class an object
+// would become. shown says the caller already printed s's own description
+// and facets (a field does); otherwise they go into the class's doc or, for
+// a type with no class, into notes with the type as the label.
+func (r *renderer) typ(s *value, at path, depth int, notes *[]string, shown bool) string {
+	if s == nil {
+		return "any"
+	}
+	if s.kind == 'b' {
+		if s.b {
+			return "any"
+		}
+		return "nil"
+	}
+	if s.kind != 'o' || depth > MaxDepth {
+		return "any"
+	}
+	var t string
+	switch {
+	case s.get("$ref") != nil:
+		t = r.ref(s, at, depth, notes)
+	case isArray(s.get("allOf")):
+		// The merged node carries the branches' descriptions, and s's own
+		// unless the caller has shown it.
+		m := r.merge(s, !shown)
+		return r.typ(m, at, depth, notes, shown && m.text("description") == "")
+	default:
+		t = r.plain(s, at, depth, notes, shown)
+	}
+	if b := s.get("nullable"); b != nil && b.kind == 'b' && b.b {
+		t = orNil(t)
+	}
+	if !shown && notes != nil && !r.isClass(t) {
+		addNote(notes, t, s)
+	}
+	return t
+}
+
+func (r *renderer) isClass(t string) bool { return r.names[strings.TrimSuffix(t, "|nil")] }
+
+// plain renders a schema with no $ref or allOf.
+func (r *renderer) plain(s *value, at path, depth int, notes *[]string, shown bool) string {
+	if c := s.get("const"); c != nil {
+		return literal(c)
+	}
+	if e := s.get("enum"); isArray(e) && len(e.arr) > 0 {
+		var u union
+		for _, x := range e.arr {
+			u.add(literal(x))
+		}
+		if typeIncludes(s, "null") {
+			u.add("nil")
+		}
+		return u.String()
+	}
+	for _, k := range [...]string{"anyOf", "oneOf"} {
+		if alts := s.get(k); isArray(alts) && len(alts.arr) > 0 && !(hasShape(s) && !anyShape(alts.arr)) {
+			var u union
+			for _, a := range alts.arr {
+				u.add(r.typ(a, at, depth, notes, false))
+			}
+			if typeIncludes(s, "null") {
+				u.add("nil")
+			}
+			return u.String()
+		}
+	}
+	if t := s.get("type"); t != nil && t.kind == 's' {
+		return r.named(t.str, s, at, depth, notes, shown)
+	}
+	var u union
+	for _, t := range types(s) {
+		u.add(r.named(t, s, at, depth, notes, shown))
+	}
+	return u.String()
+}
+
+// named renders s as the JSON Schema type called t.
+func (r *renderer) named(t string, s *value, at path, depth int, notes *[]string, shown bool) string {
+	switch t {
+	case "string", "integer", "number", "boolean":
+		return t
+	case "null":
+		return "nil"
+	case "array":
+		return r.array(s, at, depth, notes)
+	case "object":
+		return r.object(s, at, depth, notes, shown)
+	}
+	return "any"
+}
+
+// typeless reports whether s says nothing about the type of its value.
+func typeless(s *value) bool {
+	if s.kind != 'o' || types(s)[0] != "any" {
+		return false
+	}
+	for _, k := range [...]string{"$ref", "allOf", "anyOf", "oneOf", "enum", "const", "not"} {
+		if s.get(k) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// types lists s's declared types, or infers one from its keywords.
+func types(s *value) []string {
+	switch t := s.get("type"); {
+	case t != nil && t.kind == 's':
+		return []string{t.str}
+	case isArray(t):
+		var out []string
+		for _, x := range t.arr {
+			if x.kind == 's' {
+				out = append(out, x.str)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	switch {
+	case s.get("properties") != nil || s.get("additionalProperties") != nil || s.get("patternProperties") != nil:
+		return []string{"object"}
+	case s.get("items") != nil || s.get("prefixItems") != nil:
+		return []string{"array"}
+	}
+	return []string{"any"}
+}
+
+func typeIncludes(s *value, name string) bool {
+	t := s.get("type")
+	if t != nil && t.kind == 's' {
+		return t.str == name
+	}
+	if isArray(t) {
+		for _, x := range t.arr {
+			if x.kind == 's' && x.str == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasShape reports whether s says something about its own type, so that an
+// anyOf next to it only adds constraints (e.g. which members are required).
+func hasShape(s *value) bool {
+	return s.get("type") != nil || s.get("properties") != nil || s.get("items") != nil
+}
+
+func anyShape(alts []*value) bool {
+	for _, a := range alts {
+		if a.kind != 'o' {
+			return true
+		}
+		for _, k := range [...]string{"type", "properties", "items", "$ref", "enum", "const", "anyOf", "oneOf", "allOf"} {
+			if a.get(k) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *renderer) array(s *value, at path, depth int, notes *[]string) string {
+	items := s.get("items")
+	tuple := s.get("prefixItems")
+	if !isArray(tuple) && isArray(items) {
+		tuple = items // draft-04 tuple form
+	}
+	if isArray(tuple) {
+		parts := make([]string, len(tuple.arr))
+		for i, e := range tuple.arr {
+			parts[i] = r.typ(e, at.child(strconv.Itoa(i+1)), depth+1, notes, false)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	if items == nil {
+		return "any[]"
+	}
+	t := r.typ(items, at, depth+1, notes, false)
+	if strings.Contains(t, "|") {
+		return "(" + t + ")[]"
+	}
+	return t + "[]"
+}
+
+// object renders an object schema: a class when it has properties (an
+// inline table type in inline mode), table<string, T> for a map, {} when it
+// says nothing more — no shape is invented.
+func (r *renderer) object(s *value, at path, depth int, notes *[]string, shown bool) string {
+	props := s.get("properties")
+	if !props.isObject() || len(props.obj) == 0 {
+		switch ap := s.get("additionalProperties"); {
+		case ap.isObject():
+			return "table<string, " + r.typ(ap, at, depth+1, notes, false) + ">"
+		case ap != nil && ap.kind == 'b' && ap.b:
+			return "table<string, any>"
+		}
+		if pp := s.get("patternProperties"); pp.isObject() && len(pp.obj) > 0 {
+			var u union
+			for _, m := range pp.obj {
+				u.add(r.typ(m.val, at, depth+1, notes, false))
+			}
+			return "table<string, " + u.String() + ">"
+		}
+		return "{}"
+	}
+	if r.inline {
+		return r.inlineObject(s, depth)
+	}
+
+	return r.class(s, r.newClass(at.String()), depth, shown)
+}
+
+func (r *renderer) inlineObject(s *value, depth int) string {
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i, m := range s.get("properties").obj {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(fieldKey(m.key))
+		if !isRequired(s, m.key) {
+			b.WriteByte('?')
+		}
+		b.WriteString(": " + r.typ(m.val, path{}, depth+1, nil, true))
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
+// class emits the class called name for an object schema with properties
+// and returns name.
+func (r *renderer) class(s *value, name string, depth int, shown bool) string {
+	c := &class{}
+	r.classes = append(r.classes, c)
+	if !shown {
+		writeDoc(&c.text, docLines(s, nil))
+	}
+	c.text.WriteString("---@class " + name + "\n")
+	for _, m := range s.get("properties").obj {
+		var fieldNotes []string
+		t := r.typ(m.val, path{name, m.key}, depth+1, &fieldNotes, true)
+		writeField(&c.text, fieldKey(m.key), !isRequired(s, m.key), t, docLines(m.val, unlabel(fieldNotes, t)))
+	}
+	switch ap := s.get("additionalProperties"); {
+	case ap.isObject():
+		var apNotes []string
+		t := r.typ(ap, path{name, "value"}, depth+1, &apNotes, false)
+		writeField(&c.text, "[string]", false, t, unlabel(apNotes, t))
+	case ap != nil && ap.kind == 'b' && ap.b:
+		writeField(&c.text, "[string]", false, "any", nil)
+	}
+	return name
+}
+
+// isRequired reports whether key is in s's required list.
+func isRequired(s *value, key string) bool {
+	if req := s.get("required"); isArray(req) {
+		for _, x := range req.arr {
+			if x.kind == 's' && x.str == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newClass reserves a unique class name based on path.
+func (r *renderer) newClass(base string) string {
+	name := base
+	for i := 2; r.names[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	r.names[name] = true
+	return name
+}
+
+// ref renders a $ref. Object definitions become one named class, rendered
+// once, so a recursive definition refers to its own class; anything else is
+// expanded in place, and a reference back into a definition being expanded
+// renders as any.
+func (r *renderer) ref(s *value, at path, depth int, notes *[]string) string {
+	ref := s.text("$ref")
+	target := r.resolve(ref)
+	if target == nil {
+		return "any"
+	}
+	if name, ok := r.refs[ref]; ok {
+		return name
+	}
+	if r.active[ref] {
+		return "any"
+	}
+	r.active[ref] = true
+	defer delete(r.active, ref)
+	if !r.inline && target.kind == 'o' && target.get("$ref") == nil {
+		if target.get("allOf") != nil {
+			target = r.merge(target, true)
+		}
+		if isClassObject(target) {
+			name := r.newClass(r.base + "." + className(ref[strings.LastIndexByte(ref, '/')+1:]))
+			r.refs[ref] = name
+			return r.class(target, name, depth, false)
+		}
+	}
+	return r.typ(target, at, depth, notes, false)
+}
+
+func isClassObject(s *value) bool {
+	p := s.get("properties")
+	return p.isObject() && len(p.obj) > 0 && typeIncludesOrNone(s, "object")
+}
+
+func typeIncludesOrNone(s *value, name string) bool {
+	return s.get("type") == nil || typeIncludes(s, name)
+}
+
+// resolve follows a local JSON Pointer ("#", "#/$defs/x",
+// "#/definitions/x", "#/properties/a/items"); other references resolve to
+// nil and render as any.
+func (r *renderer) resolve(ref string) *value {
+	if ref == "#" {
+		return r.root
+	}
+	if !strings.HasPrefix(ref, "#/") {
+		return nil
+	}
+	v := r.root
+	for _, tok := range strings.Split(ref[2:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(unescapePercent(tok), "~1", "/"), "~0", "~")
+		switch {
+		case v == nil:
+			return nil
+		case v.kind == 'o':
+			v = v.get(tok)
+		case v.kind == 'a':
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.arr) {
+				return nil
+			}
+			v = v.arr[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+func unescapePercent(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// merge folds allOf into one schema: properties in order of appearance,
+// required lists joined, other keywords from the first schema that has
+// them, and the branches' descriptions joined (s's own first, if ownDesc).
+// $refs in branches are
+// followed (once each, so a self-reference cannot loop).
+func (r *renderer) merge(s *value, ownDesc bool) *value {
+	out := &value{kind: 'o'}
+	props := &value{kind: 'o'}
+	var required []*value
+	var descs []string
+	seen := map[string]bool{}
+	var fold func(x *value)
+	fold = func(x *value) {
+		if ref := x.text("$ref"); ref != "" {
+			if seen[ref] || r.active[ref] {
+				return
+			}
+			seen[ref] = true
+			if t := r.resolve(ref); t != nil {
+				fold(t)
+			}
+		}
+		if x.kind != 'o' {
+			return
+		}
+		for _, m := range x.obj {
+			switch m.key {
+			case "$ref":
+			case "allOf":
+				if isArray(m.val) {
+					for _, b := range m.val.arr {
+						fold(b)
+					}
+				}
+			case "properties":
+				if m.val.isObject() {
+					props.obj = append(props.obj, m.val.obj...)
+				}
+			case "required":
+				if isArray(m.val) {
+					required = append(required, m.val.arr...)
+				}
+			case "description":
+				if x != s && m.val.kind == 's' && m.val.str != "" && !contains(descs, m.val.str) {
+					descs = append(descs, m.val.str)
+				}
+			default:
+				if out.get(m.key) == nil {
+					out.obj = append(out.obj, m)
+				}
+			}
+		}
+	}
+	if d := s.text("description"); ownDesc && d != "" {
+		descs = append(descs, d)
+	}
+	fold(s)
+	if len(props.obj) > 0 {
+		out.obj = append(out.obj, member{"properties", props})
+	}
+	if len(required) > 0 {
+		out.obj = append(out.obj, member{"required", &value{kind: 'a', arr: required}})
+	}
+	if len(descs) > 0 {
+		out.obj = append(out.obj, member{"description", &value{kind: 's', str: strings.Join(descs, "\n")}})
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isArray(v *value) bool { return v != nil && v.kind == 'a' }
+
+// literal renders an enum or const member as a LuaCATS literal type.
+func literal(v *value) string {
+	switch v.kind {
+	case 's':
+		return Quote(v.str)
+	case 'n':
+		return v.str
+	case 'b':
+		if v.b {
+			return "true"
+		}
+		return "false"
+	case 'z':
+		return "nil"
+	}
+	return "table"
+}
+
+// union collects the alternatives of a type, without repeats, with nil
+// last; any absorbs everything else.
+type union struct {
+	parts  []string
+	hasNil bool
+}
+
+func (u *union) add(t string) {
+	if !strings.Contains(t, "|") {
+		u.addOne(t)
+		return
+	}
+	for _, p := range splitTop(t) {
+		u.addOne(p)
+	}
+}
+
+func (u *union) addOne(p string) {
+	{
+		if p == "nil" {
+			u.hasNil = true
+		} else if !contains(u.parts, p) {
+			u.parts = append(u.parts, p)
+		}
+	}
+}
+
+func (u *union) String() string {
+	switch {
+	case contains(u.parts, "any"):
+		return "any"
+	case len(u.parts) == 0 && u.hasNil:
+		return "nil"
+	case len(u.parts) == 0:
+		return "any"
+	}
+	s := strings.Join(u.parts, "|")
+	if u.hasNil {
+		s += "|nil"
+	}
+	return s
+}
+
+func orNil(t string) string {
+	var u union
+	u.add(t)
+	u.add("nil")
+	return u.String()
+}
+
+// splitTop splits a union at the top level (not inside brackets, braces,
+// parentheses or string literals).
+func splitTop(t string) []string {
+	if !strings.Contains(t, "|") {
+		return []string{t}
+	}
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '"':
+			for i++; i < len(t) && t[i] != '"'; i++ {
+				if t[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case '|':
+			if depth == 0 {
+				parts = append(parts, t[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, t[start:])
+}

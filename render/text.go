@@ -1,0 +1,229 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+)
+
+// facetKeys are the constraints shown next to a description, in this order.
+var facetKeys = [...]string{
+	"default", "format", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
+	"minLength", "maxLength", "pattern", "minItems", "maxItems",
+}
+
+// facets renders s's deprecation and constraints, e.g.
+// (deprecated, default: 5, minimum: 1), or "" when it has none.
+func facets(s *value) string {
+	var parts []string
+	if d := s.get("deprecated"); d != nil && d.kind == 'b' && d.b {
+		parts = append(parts, "deprecated")
+	}
+	for _, k := range facetKeys {
+		v := s.get(k)
+		if v == nil {
+			continue
+		}
+		text := compact(v)
+		if v.kind == 's' && k != "default" && escapeControls(v.str) == v.str {
+			text = v.str // format and pattern read better unquoted
+		}
+		parts = append(parts, k+": "+text)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// docLines returns s's description as comment-safe lines with its facets
+// appended to the last one, followed by extra lines.
+func docLines(s *value, extra []string) []string {
+	lines := splitLines(s.text("description"))
+	if f := facets(s); f != "" {
+		if len(lines) == 0 {
+			lines = []string{f}
+		} else {
+			lines[len(lines)-1] += " " + f
+		}
+	}
+	return append(lines, extra...)
+}
+
+// addNote records the description of a type that has no class and no field
+// of its own (an array's items, a union member, an inlined $ref), labelled
+// with the type.
+func addNote(notes *[]string, label string, s *value) {
+	lines := docLines(s, nil)
+	if len(lines) == 0 {
+		return
+	}
+	lines[0] = label + ": " + lines[0]
+	*notes = append(*notes, lines...)
+}
+
+// unlabel drops the label of notes about t itself: a field's type needs no
+// naming in the field's own doc.
+func unlabel(notes []string, t string) []string {
+	for i, n := range notes {
+		notes[i] = strings.TrimPrefix(n, t+": ")
+	}
+	return notes
+}
+
+// writeDoc writes lines as --- comments.
+func writeDoc(b *strings.Builder, lines []string) {
+	for _, l := range lines {
+		b.WriteString("---")
+		if strings.HasPrefix(l, "@") {
+			b.WriteByte('\\') // not an annotation tag
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+}
+
+// writeField writes ---@field key type, with a one-line doc after it and a
+// longer one on the lines above it (where LuaCATS reads a field's doc).
+func writeField(b *strings.Builder, key string, optional bool, t string, lines []string) {
+	if len(lines) > 1 {
+		writeDoc(b, lines)
+	}
+	b.WriteString("---@field ")
+	b.WriteString(key)
+	if optional {
+		b.WriteByte('?')
+	}
+	b.WriteByte(' ')
+	b.WriteString(t)
+	if len(lines) == 1 {
+		b.WriteByte(' ')
+		b.WriteString(strings.TrimLeft(lines[0], " \t"))
+	}
+	b.WriteByte('\n')
+}
+
+// lineBreaks turns every other line break into \n. A Replacer is safe for
+// concurrent use and is never changed.
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n")
+
+// splitLines splits text at every line break a reader or Lua might see and
+// makes each line safe inside a -- comment: only a line break can end one,
+// so other control characters are escaped (\x1B) and trailing blanks
+// dropped. Blank lines inside the text are kept, at its ends dropped.
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	if strings.ContainsAny(text, "\r\u2028\u2029\u0085") {
+		text = lineBreaks.Replace(text)
+	}
+	if !strings.Contains(text, "\n") {
+		if l := strings.Trim(escapeControls(text), " \t"); l != "" {
+			return []string{l}
+		}
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(escapeControls(l), " \t")
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func escapeControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+			if len(h) < 2 {
+				h = "0" + h
+			}
+			b.WriteString(`\x` + h)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029'
+}
+
+// compact writes v back as compact JSON, for facet values.
+func compact(v *value) string {
+	var b strings.Builder
+	writeJSON(&b, v)
+	return b.String()
+}
+
+func writeJSON(b *strings.Builder, v *value) {
+	switch v.kind {
+	case 'o':
+		b.WriteByte('{')
+		for i, m := range v.obj {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, m.key)
+			b.WriteByte(':')
+			writeJSON(b, m.val)
+		}
+		b.WriteByte('}')
+	case 'a':
+		b.WriteByte('[')
+		for i, e := range v.arr {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(b, e)
+		}
+		b.WriteByte(']')
+	case 's':
+		writeJSONString(b, v.str)
+	case 'n':
+		b.WriteString(v.str)
+	case 'b':
+		b.WriteString(strconv.FormatBool(v.b))
+	default:
+		b.WriteString("null")
+	}
+}
+
+func writeJSONString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
