@@ -68,6 +68,9 @@ func Signature(name string, input, output json.RawMessage) (string, error) {
 	}
 	base := className(name)
 	r := &renderer{names: map[string]bool{}, base: base}
+	b := &r.out
+	// The signature is usually about as long as the schemas.
+	b.Grow(len(input) + len(output) + 4*len(name) + 256)
 	var argNotes, retNotes []string
 	arg := r.top(in, path{parent: base + ".Args"}, &argNotes)
 	ret := "any"
@@ -75,19 +78,13 @@ func Signature(name string, input, output json.RawMessage) (string, error) {
 		ret = r.top(out, path{parent: base + ".Result"}, &retNotes)
 	}
 
-	var b strings.Builder
-	b.Grow(256 * (len(r.classes) + 1))
-	for _, c := range r.classes {
-		b.WriteString(c.text.String())
-		b.WriteByte('\n')
-	}
-	writeDoc(&b, unlabel(argNotes, arg))
+	writeDoc(b, unlabel(argNotes, arg))
 	b.WriteString("---@param args")
 	if !r.requires(in) {
 		b.WriteByte('?')
 	}
 	b.WriteString(" " + arg + "\n")
-	writeDoc(&b, unlabel(retNotes, ret))
+	writeDoc(b, unlabel(retNotes, ret))
 	b.WriteString("---@return " + ret + "\n")
 	b.WriteString(definition(name))
 	b.WriteByte('\n')
@@ -106,20 +103,29 @@ func Type(schema json.RawMessage) (string, error) {
 	return r.top(s, path{}, nil), nil
 }
 
-// renderer holds one rendering: the classes emitted so far (in the order
-// they were first needed) and the state that makes $ref recursion-safe.
+// renderer holds one rendering: the text so far, the classes named but
+// not yet written, and the state that makes $ref recursion-safe.
 type renderer struct {
-	inline  bool
-	base    string
-	root    *value
-	classes []*class
-	names   map[string]bool   // class names in use
-	refs    map[string]string // $ref -> class of an object definition
-	active  map[string]bool   // $refs being expanded inline
+	inline bool
+	base   string
+	root   *value
+	out    strings.Builder
+	// Classes are written one after another, in the order they were
+	// named: a class met while writing another waits here.
+	queue  []pending
+	names  map[string]bool   // class names in use
+	refs   map[string]string // $ref -> class of an object definition
+	active map[string]bool   // $refs being expanded inline
 }
 
-type class struct {
-	text strings.Builder
+// pending is a class named but not yet written, with the $refs that were
+// being expanded where it was met.
+type pending struct {
+	s      *value
+	name   string
+	depth  int
+	shown  bool
+	active []string
 }
 
 // path is where a schema sits, and so the name its class would get:
@@ -147,7 +153,29 @@ func (r *renderer) top(s *value, at path, notes *[]string) string {
 	} else {
 		r.active["#"] = true
 	}
-	return r.typ(s, at, 0, notes, false)
+	t := r.typ(s, at, 0, notes, false)
+	for len(r.queue) > 0 {
+		p := r.queue[0]
+		r.queue = r.queue[1:]
+		for _, ref := range p.active {
+			r.active[ref] = true
+		}
+		r.class(p)
+		for _, ref := range p.active {
+			delete(r.active, ref)
+		}
+	}
+	return t
+}
+
+// enqueue names the class for object schema s and queues it.
+func (r *renderer) enqueue(s *value, name string, depth int, shown bool) string {
+	p := pending{s: s, name: name, depth: depth, shown: shown}
+	for ref := range r.active {
+		p.active = append(p.active, ref)
+	}
+	r.queue = append(r.queue, p)
+	return name
 }
 
 // requires reports whether a top-level object schema has required members,
@@ -374,7 +402,7 @@ func (r *renderer) object(s *value, at path, depth int, notes *[]string, shown b
 		return r.inlineObject(s, depth)
 	}
 
-	return r.class(s, r.newClass(at.String()), depth, shown)
+	return r.enqueue(s, r.newClass(at.String()), depth, shown)
 }
 
 func (r *renderer) inlineObject(s *value, depth int) string {
@@ -394,29 +422,29 @@ func (r *renderer) inlineObject(s *value, depth int) string {
 	return b.String()
 }
 
-// class emits the class called name for an object schema with properties
-// and returns name.
-func (r *renderer) class(s *value, name string, depth int, shown bool) string {
-	c := &class{}
-	r.classes = append(r.classes, c)
-	if !shown {
-		writeDoc(&c.text, docLines(s, nil))
+// class writes a queued class: an object schema with properties.
+func (r *renderer) class(p pending) {
+	s, name, depth, b := p.s, p.name, p.depth, &r.out
+	if !p.shown {
+		writeDoc(b, docLines(s, nil))
 	}
-	c.text.WriteString("---@class " + name + "\n")
+	b.WriteString("---@class ")
+	b.WriteString(name)
+	b.WriteByte('\n')
 	for _, m := range s.get("properties").obj {
 		var fieldNotes []string
 		t := r.typ(m.val, path{name, m.key}, depth+1, &fieldNotes, true)
-		writeField(&c.text, fieldKey(m.key), !isRequired(s, m.key), t, docLines(m.val, unlabel(fieldNotes, t)))
+		writeSchemaField(b, fieldKey(m.key), !isRequired(s, m.key), t, m.val, unlabel(fieldNotes, t))
 	}
 	switch ap := s.get("additionalProperties"); {
 	case ap.isObject():
 		var apNotes []string
 		t := r.typ(ap, path{name, "value"}, depth+1, &apNotes, false)
-		writeField(&c.text, "[string]", false, t, unlabel(apNotes, t))
+		writeField(b, "[string]", false, t, unlabel(apNotes, t))
 	case ap != nil && ap.kind == 'b' && ap.b:
-		writeField(&c.text, "[string]", false, "any", nil)
+		writeField(b, "[string]", false, "any", nil)
 	}
-	return name
+	b.WriteByte('\n')
 }
 
 // isRequired reports whether key is in s's required list.
@@ -466,7 +494,7 @@ func (r *renderer) ref(s *value, at path, depth int, notes *[]string) string {
 		if isClassObject(target) {
 			name := r.newClass(r.base + "." + className(ref[strings.LastIndexByte(ref, '/')+1:]))
 			r.refs[ref] = name
-			return r.class(target, name, depth, false)
+			return r.enqueue(target, name, depth, false)
 		}
 	}
 	return r.typ(target, at, depth, notes, false)

@@ -14,25 +14,43 @@ var facetKeys = [...]string{
 // facets renders s's deprecation and constraints, e.g.
 // (deprecated, default: 5, minimum: 1), or "" when it has none.
 func facets(s *value) string {
-	var parts []string
+	var b strings.Builder
+	writeFacets(&b, s, "")
+	return b.String()
+}
+
+// writeFacets writes prefix and s's facets, or nothing if it has none.
+func writeFacets(b *strings.Builder, s *value, prefix string) {
+	n := 0
+	next := func(name string) {
+		if n == 0 {
+			b.WriteString(prefix)
+			b.WriteByte('(')
+		} else {
+			b.WriteString(", ")
+		}
+		n++
+		b.WriteString(name)
+	}
 	if d := s.get("deprecated"); d != nil && d.kind == 'b' && d.b {
-		parts = append(parts, "deprecated")
+		next("deprecated")
 	}
 	for _, k := range facetKeys {
 		v := s.get(k)
 		if v == nil {
 			continue
 		}
-		text := compact(v)
+		next(k)
+		b.WriteString(": ")
 		if v.kind == 's' && k != "default" && escapeControls(v.str) == v.str {
-			text = v.str // format and pattern read better unquoted
+			b.WriteString(v.str) // format and pattern read better unquoted
+		} else {
+			writeJSON(b, v)
 		}
-		parts = append(parts, k+": "+text)
 	}
-	if len(parts) == 0 {
-		return ""
+	if n > 0 {
+		b.WriteByte(')')
 	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // docLines returns s's description as comment-safe lines with its facets
@@ -85,6 +103,30 @@ func writeDoc(b *strings.Builder, lines []string) {
 // writeField writes ---@field key type, with a one-line doc after it and a
 // longer one on the lines above it (where LuaCATS reads a field's doc).
 func writeField(b *strings.Builder, key string, optional bool, t string, lines []string) {
+	writeFieldHead(b, key, optional, t, lines)
+	b.WriteByte('\n')
+}
+
+// writeSchemaField writes the field for schema s: in one go when its doc
+// is one line, the common case, else through docLines.
+func writeSchemaField(b *strings.Builder, key string, optional bool, t string, s *value, notes []string) {
+	desc, ok := oneLine(s.text("description"))
+	if !ok || len(notes) > 0 {
+		writeField(b, key, optional, t, docLines(s, notes))
+		return
+	}
+	writeFieldHead(b, key, optional, t, nil)
+	if desc != "" {
+		b.WriteByte(' ')
+		b.WriteString(desc)
+	}
+	writeFacets(b, s, " ")
+	b.WriteByte('\n')
+}
+
+// writeFieldHead writes a field up to the end of its line, without the
+// line break.
+func writeFieldHead(b *strings.Builder, key string, optional bool, t string, lines []string) {
 	if len(lines) > 1 {
 		writeDoc(b, lines)
 	}
@@ -99,12 +141,23 @@ func writeField(b *strings.Builder, key string, optional bool, t string, lines [
 		b.WriteByte(' ')
 		b.WriteString(strings.TrimLeft(lines[0], " \t"))
 	}
-	b.WriteByte('\n')
 }
 
 // lineBreaks turns every other line break into \n. A Replacer is safe for
 // concurrent use and is never changed.
 var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n")
+
+// oneLine returns text made comment-safe if it is a single line.
+func oneLine(text string) (string, bool) {
+	if strings.IndexByte(text, '\n') >= 0 || hasOtherBreaks(text) {
+		return "", false
+	}
+	return strings.Trim(escapeControls(text), " \t"), true
+}
+
+func hasOtherBreaks(text string) bool {
+	return strings.IndexByte(text, '\r') >= 0 || strings.Contains(text, "\u2028") || strings.Contains(text, "\u2029") || strings.Contains(text, "\u0085")
+}
 
 // splitLines splits text at every line break a reader or Lua might see and
 // makes each line safe inside a -- comment: only a line break can end one,
@@ -114,11 +167,11 @@ func splitLines(text string) []string {
 	if text == "" {
 		return nil
 	}
-	if strings.ContainsAny(text, "\r\u2028\u2029\u0085") {
+	if hasOtherBreaks(text) {
 		text = lineBreaks.Replace(text)
 	}
-	if !strings.Contains(text, "\n") {
-		if l := strings.Trim(escapeControls(text), " \t"); l != "" {
+	if l, ok := oneLine(text); ok {
+		if l != "" {
 			return []string{l}
 		}
 		return nil
