@@ -1,0 +1,203 @@
+package search
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/execlua/execlua/render"
+)
+
+// Name is the key ToolSearch has on the sandbox's tools table. No pool tool
+// may be called this.
+const Name = "ToolSearch"
+
+// Result caps for keyword queries; select: is never capped.
+const (
+	DefaultResults = 5
+	MaxResults     = 50
+)
+
+// InputSchema is ToolSearch's input schema: the one source of its
+// signature (Signature), of the shape ParseArgs accepts and of the shape
+// shown when it refuses one (SRCH-12, SRCH-13).
+const InputSchema = `{
+  "type": "object",
+  "properties": {
+    "query": {
+      "type": "string",
+      "description": "Words to look for in tool names, search hints and descriptions (case-insensitive), or \"select:NameA,NameB\" for exactly the tools named. A tool's exact name puts it first. An empty string lists every tool."
+    },
+    "max_results": {
+      "type": "number",
+      "description": "How many matches a keyword query returns; select: returns every tool it names.",
+      "default": 5,
+      "minimum": 1,
+      "maximum": 50
+    }
+  },
+  "required": ["query"],
+  "additionalProperties": false
+}`
+
+// OutputSchema is the shape of what ToolSearch returns to the script, the
+// JSON form of Result; the signature's @return is rendered from it.
+const OutputSchema = `{
+  "type": "object",
+  "properties": {
+    "matches": {
+      "type": "array",
+      "description": "The best matches first.",
+      "items": {
+        "type": "object",
+        "properties": {
+          "name": {"type": "string", "description": "The tool's name, as the script calls it."},
+          "description": {"type": "string"},
+          "signature": {"type": "string", "description": "LuaCATS annotations for the tool's arguments and result, then its call form."}
+        },
+        "required": ["name", "description", "signature"]
+      }
+    },
+    "total": {"type": "integer", "description": "How many tools matched before the list was cut to max_results."}
+  },
+  "required": ["matches", "total"]
+}`
+
+// Signature returns ToolSearch's own signature, rendered from InputSchema
+// and OutputSchema like any pool tool's, for Exec's description (SRCH-15).
+func Signature() string {
+	sig, err := render.Signature(Name, json.RawMessage(InputSchema), json.RawMessage(OutputSchema))
+	if err != nil {
+		panic("search: ToolSearch's own schema does not render: " + err.Error())
+	}
+	return sig
+}
+
+// ErrInvalidArgs is what every argument error matches with errors.Is.
+var ErrInvalidArgs = errors.New("invalid ToolSearch arguments")
+
+// ArgsError says what was wrong with a script's ToolSearch arguments and
+// shows the shape InputSchema accepts.
+type ArgsError struct {
+	Problems []string // e.g. `unknown field "q"`, `missing field "query"`
+	Expected string   // InputSchema as a one-line type
+}
+
+func (e *ArgsError) Error() string {
+	return Name + ": " + strings.Join(e.Problems, "; ") + "; " + render.CallForm(Name) + "(args) expects args: " + e.Expected
+}
+
+func (e *ArgsError) Unwrap() error { return ErrInvalidArgs }
+
+// query is a validated ToolSearch call.
+type query struct {
+	text  string
+	limit int
+}
+
+// argSpec is InputSchema read once per Index: what the validator checks.
+type argSpec struct {
+	props    map[string]string // field -> JSON type
+	required []string
+	expected string // the accepted shape, rendered
+}
+
+func newArgSpec() argSpec {
+	var s struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal([]byte(InputSchema), &s); err != nil {
+		panic("search: InputSchema is not JSON: " + err.Error())
+	}
+	expected, err := render.Type(json.RawMessage(InputSchema))
+	if err != nil {
+		panic("search: InputSchema does not render: " + err.Error())
+	}
+	spec := argSpec{props: map[string]string{}, required: s.Required, expected: expected}
+	for k, p := range s.Properties {
+		spec.props[k] = p.Type
+	}
+	return spec
+}
+
+// parse validates args against InputSchema: unknown fields, missing
+// required ones and wrong types are refused, never read as an empty query.
+// A JSON null counts as absent, as nil does in Lua.
+func (spec argSpec) parse(args json.RawMessage) (query, error) {
+	fields := map[string]json.RawMessage{}
+	if s := strings.TrimSpace(string(args)); s != "" && s != "null" {
+		if err := json.Unmarshal(args, &fields); err != nil {
+			return query{}, spec.fail("arguments must be a table with named fields")
+		}
+	}
+	var problems []string
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		typ, ok := spec.props[k]
+		switch v := fields[k]; {
+		case !ok:
+			problems = append(problems, "unknown field "+strconv.Quote(k))
+		case string(v) == "null":
+			delete(fields, k)
+		case !hasType(v, typ):
+			problems = append(problems, "field "+strconv.Quote(k)+" must be a "+typ)
+		}
+	}
+	for _, k := range spec.required {
+		if _, ok := fields[k]; !ok {
+			problems = append(problems, "missing field "+strconv.Quote(k))
+		}
+	}
+	if len(problems) > 0 {
+		return query{}, spec.fail(problems...)
+	}
+	q := query{limit: DefaultResults}
+	if v, ok := fields["query"]; ok {
+		_ = json.Unmarshal(v, &q.text) // type checked above
+	}
+	if v, ok := fields["max_results"]; ok {
+		q.limit = clamp(string(v))
+	}
+	return q, nil
+}
+
+func (spec argSpec) fail(problems ...string) error {
+	return &ArgsError{Problems: problems, Expected: spec.expected}
+}
+
+// hasType reports whether the JSON value v is of JSON Schema type typ.
+func hasType(v json.RawMessage, typ string) bool {
+	switch typ {
+	case "string":
+		var s string
+		return json.Unmarshal(v, &s) == nil
+	case "number", "integer":
+		f, err := strconv.ParseFloat(string(v), 64)
+		return (err == nil || errors.Is(err, strconv.ErrRange)) && (typ == "number" || f == math.Trunc(f))
+	}
+	return true
+}
+
+// clamp reads max_results: the integer part, within [1, MaxResults]
+// (0 -> 1, 2.7 -> 2, 1000 -> 50; SRCH-6).
+func clamp(num string) int {
+	f, _ := strconv.ParseFloat(num, 64) // ±Inf on overflow, which clamps
+	f = math.Trunc(f)
+	switch {
+	case f < 1:
+		return 1
+	case f > MaxResults:
+		return MaxResults
+	}
+	return int(f)
+}

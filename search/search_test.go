@@ -1,0 +1,446 @@
+package search
+
+import (
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/render"
+)
+
+func mcpTool(server, tool, desc string) pool.Tool {
+	return pool.Tool{Name: "mcp__" + server + "__" + tool, Description: desc, Kind: pool.MCP, Server: server, ServerTool: tool}
+}
+
+func builtinTool(name, desc string) pool.Tool {
+	return pool.Tool{Name: name, Description: desc}
+}
+
+// doSearch searches tools with args, failing the test on an error.
+func doSearch(t *testing.T, tools []pool.Tool, args string) Result {
+	t.Helper()
+	res, err := Search(tools, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("Search(%s): %v", args, err)
+	}
+	return res
+}
+
+func names(r Result) []string {
+	out := []string{}
+	for _, m := range r.Matches {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+func q(query string) string {
+	b, _ := json.Marshal(map[string]string{"query": query})
+	return string(b)
+}
+
+// SRCH-3: a tool's exact name, in any case or copied with its call form,
+// puts that tool first, ahead of MCP tools that match it as a word.
+func TestExactNameFirst(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("srv", "fetch_all", "Fetch everything; like mcp__srv__fetch but for all records."),
+		mcpTool("srv", "prefetch", "Warm the cache."),
+		mcpTool("other", "fetch", "Fetch from the other server."),
+		mcpTool("srv", "fetch", "Fetch one record."),
+		mcpTool("fs", "read", "Read a file."),
+		mcpTool("srv", "get_item", "Get an item."),
+		mcpTool("srv", "get-item", "Get an item, hyphenated."),
+		builtinTool("Read", "Read a file from disk."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"mcp__srv__fetch":          "mcp__srv__fetch",
+		"MCP__SRV__FETCH":          "mcp__srv__fetch",
+		"tools.mcp__srv__fetch":    "mcp__srv__fetch",
+		`tools["mcp__srv__fetch"]`: "mcp__srv__fetch",
+		"read":                     "Read",
+		"mcp__srv__get-item":       "mcp__srv__get-item",
+		"mcp__srv__get_item":       "mcp__srv__get_item",
+	})
+}
+
+// wantFirst checks, for each query, which tool comes first.
+func wantFirst(t *testing.T, tools []pool.Tool, cases map[string]string) {
+	t.Helper()
+	for query, want := range cases {
+		got := names(doSearch(t, tools, q(query)))
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("query %q: got %v, want %s first", query, got, want)
+		}
+	}
+}
+
+// SRCH-4: select: returns exactly the named tools, in the caller's order,
+// case-insensitively, without repeats or unknown names, and max_results
+// does not cap it.
+func TestSelect(t *testing.T) {
+	tools := []pool.Tool{
+		builtinTool("Read", ""), builtinTool("EnterWorktree", ""),
+		mcpTool("srv", "tool", ""), mcpTool("srv", "other", ""),
+	}
+	res := doSearch(t, tools, `{"query":"select:mcp__srv__tool, read,EnterWorktree,READ,nope,,mcp__SRV__TOOL","max_results":1}`)
+	want := Result{Total: 3, Matches: []Match{{Name: "mcp__srv__tool"}, {Name: "Read"}, {Name: "EnterWorktree"}}}
+	if diff := cmp.Diff(want, res, cmpNamesOnly); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if res := doSearch(t, tools, q("SELECT:nope")); len(res.Matches) != 0 || res.Total != 0 {
+		t.Errorf("select of unknown names: %+v, want nothing", res)
+	}
+}
+
+// cmpNamesOnly compares matches by name: signatures have their own tests.
+var cmpNamesOnly = cmp.Transformer("names", func(m Match) string { return m.Name })
+
+// SRCH-5: exact name > word of the name > substring of the name >
+// searchHint > description; MCP above builtin within a tier; ties by name;
+// the same order whatever order the pool is in.
+func TestTierOrder(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("s", "zzz", "Unrelated."),
+		mcpTool("s", "two", "Works on the widget."),
+		{Name: "mcp__s__one", Description: "Unrelated.", SearchHint: "widget things", Kind: pool.MCP, Server: "s", ServerTool: "one"},
+		mcpTool("s", "widgets_b", "Unrelated."),
+		builtinTool("WidgetMaker", "Unrelated."),
+		mcpTool("s", "superwidgetry", "Unrelated."),
+		mcpTool("s", "widget_a", "Unrelated."),
+		builtinTool("widget", "Unrelated."),
+		builtinTool("Megawidget", "Unrelated."),
+	}
+	want := []string{
+		"widget",                                // exact name
+		"mcp__s__widget_a", "mcp__s__widgets_b", // word of the name, MCP, by name
+		"WidgetMaker",                         // word of the name, builtin
+		"mcp__s__superwidgetry", "Megawidget", // substring: MCP, then builtin
+		"mcp__s__one", // searchHint
+		"mcp__s__two", // description
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		rng.Shuffle(len(tools), func(i, j int) { tools[i], tools[j] = tools[j], tools[i] })
+		res := doSearch(t, tools, `{"query":"widget","max_results":50}`)
+		if diff := cmp.Diff(want, names(res)); diff != "" {
+			t.Fatalf("(-want +got):\n%s", diff)
+		}
+		if res.Total != len(want) {
+			t.Errorf("total = %d, want %d", res.Total, len(want))
+		}
+	}
+}
+
+// SRCH-5 (multi-word queries): a tool matching every keyword ranks above
+// one matching only some, whatever the tiers; fewer than half is no hit.
+// The confusable pair is ordered by how much of the name the query covers.
+func TestMultiWord(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gh", "list_issue_comments", "Get comments for an issue."),
+		mcpTool("gh", "list_issues", "List issues in a repository."),
+		mcpTool("gh", "label_issue", "Add a label."),
+		mcpTool("db", "rows", "List rows, filtered by label, of an issue table."),
+		mcpTool("gh", "label", "Manage labels."),
+	}
+	got := names(doSearch(t, tools, q("list issues label")))
+	want := []string{
+		"mcp__db__rows",                                // all three words, description only
+		"mcp__gh__label_issue", "mcp__gh__list_issues", // two words of the name
+		"mcp__gh__list_issue_comments", // two words, more of the name left over
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// mcp__gh__label matches one keyword of three: no hit.
+	if slices.Contains(got, "mcp__gh__label") {
+		t.Errorf("a tool matching a third of the keywords is a hit: %v", got)
+	}
+	if got := names(doSearch(t, tools, q("list issues"))); got[0] != "mcp__gh__list_issues" {
+		t.Errorf(`"list issues": got %v, want mcp__gh__list_issues first`, got)
+	}
+}
+
+// SRCH-6: keyword results are capped at 5 by default; max_results is
+// clamped to [1, 50] and truncated; total counts every hit.
+func TestCap(t *testing.T) {
+	var tools []pool.Tool
+	for i := range 60 {
+		tools = append(tools, mcpTool("s", "widget_"+strconv.Itoa(100+i), ""))
+	}
+	for args, want := range map[string]int{
+		`{"query":"widget"}`:                      5,
+		`{"query":"widget","max_results":0}`:      1,
+		`{"query":"widget","max_results":-3}`:     1,
+		`{"query":"widget","max_results":2.7}`:    2,
+		`{"query":"widget","max_results":12}`:     12,
+		`{"query":"widget","max_results":1000}`:   50,
+		`{"query":"widget","max_results":1e400}`:  50,
+		`{"query":"widget","max_results":null}`:   5,
+		`{"query":"widget","max_results":50.999}`: 50,
+	} {
+		res := doSearch(t, tools, args)
+		if len(res.Matches) != want || res.Total != 60 {
+			t.Errorf("%s: %d matches, total %d; want %d matches, total 60", args, len(res.Matches), res.Total, want)
+		}
+	}
+}
+
+// SRCH-7: a searchHint is matched and ranks above the description, below
+// the name.
+func TestSearchHint(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("a", "mover", "Moves objects to a new place; a teleport of sorts."),
+		{Name: "mcp__b__relocate", Description: "Relocates objects.", SearchHint: "teleport things", Kind: pool.MCP, Server: "b", ServerTool: "relocate"},
+		mcpTool("c", "other", "Unrelated."),
+	}
+	want := []string{"mcp__b__relocate", "mcp__a__mover"}
+	if diff := cmp.Diff(want, names(doSearch(t, tools, q("teleport")))); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := names(doSearch(t, tools, q("teleport things"))); len(got) == 0 || got[0] != "mcp__b__relocate" {
+		t.Errorf("hint phrase: got %v", got)
+	}
+}
+
+// SRCH-8: an empty query lists the pool, capped, in tie order (MCP first,
+// then by name); total is the whole pool.
+func TestEmptyQuery(t *testing.T) {
+	tools := []pool.Tool{
+		builtinTool("B", ""), mcpTool("z", "a", ""), builtinTool("A", ""),
+		mcpTool("a", "z", ""), builtinTool("C", ""), builtinTool("D", ""), builtinTool("E", ""),
+	}
+	for _, args := range []string{`{"query":""}`, `{"query":"   "}`} {
+		res := doSearch(t, tools, args)
+		want := Result{Total: 7, Matches: []Match{{Name: "mcp__a__z"}, {Name: "mcp__z__a"}, {Name: "A"}, {Name: "B"}, {Name: "C"}}}
+		if diff := cmp.Diff(want, res, cmpNamesOnly); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+	}
+	if res := doSearch(t, nil, `{"query":""}`); res.Total != 0 || res.Matches == nil {
+		t.Errorf("empty pool: %+v, want no matches (an empty list, not null) and total 0", res)
+	}
+}
+
+// SRCH-12, SRCH-15: the signature, the validator and the result shape all
+// come from InputSchema and OutputSchema.
+func TestOneSchema(t *testing.T) {
+	sig := Signature()
+	want, err := render.Signature(Name, json.RawMessage(InputSchema), json.RawMessage(OutputSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, sig); diff != "" {
+		t.Errorf("(-render +Signature):\n%s", diff)
+	}
+	for _, line := range []string{
+		"---@field query string",
+		"---@param args ToolSearch.Args",
+		"---@return ToolSearch.Result",
+		"function tools.ToolSearch(args) end",
+	} {
+		if !strings.Contains(sig, line) {
+			t.Errorf("signature lacks %q:\n%s", line, sig)
+		}
+	}
+
+	// Every field of InputSchema is accepted, and nothing else.
+	var in struct{ Properties map[string]json.RawMessage }
+	if err := json.Unmarshal([]byte(InputSchema), &in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Search(nil, json.RawMessage(`{"query":"x","max_results":3}`)); err != nil || len(in.Properties) != 2 {
+		t.Errorf("the schema's own fields are refused (%v) or the schema changed (%d fields)", err, len(in.Properties))
+	}
+
+	// A Result marshals to exactly OutputSchema's fields.
+	var out struct {
+		Properties map[string]struct {
+			Items struct{ Properties map[string]json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal([]byte(OutputSchema), &out); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(Result{Matches: []Match{{}}})
+	var got map[string][]map[string]any
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(data, &top)
+	_ = json.Unmarshal([]byte(`{"m":`+string(top["matches"])+`}`), &got)
+	if diff := cmp.Diff(keys(out.Properties), keys(top)); diff != "" {
+		t.Errorf("result fields (-schema +Result):\n%s", diff)
+	}
+	if diff := cmp.Diff(keys(out.Properties["matches"].Items.Properties), keys(got["m"][0])); diff != "" {
+		t.Errorf("match fields (-schema +Match):\n%s", diff)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SRCH-13: wrong fields or types fail with the expected shape, rendered
+// from InputSchema; nothing is read as an empty query.
+func TestWrongArgs(t *testing.T) {
+	expected, err := render.Type(json.RawMessage(InputSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []pool.Tool{builtinTool("Read", "")}
+	for args, problem := range map[string]string{
+		`{"q":"x"}`:                            `unknown field "q"; missing field "query"`,
+		`{}`:                                   `missing field "query"`,
+		``:                                     `missing field "query"`,
+		`null`:                                 `missing field "query"`,
+		`{"query":null}`:                       `missing field "query"`,
+		`{"query":5}`:                          `field "query" must be a string`,
+		`{"query":"x","max_results":"3"}`:      `field "max_results" must be a number`,
+		`{"query":"x","limit":3}`:              `unknown field "limit"`,
+		`["x"]`:                                `arguments must be a table with named fields`,
+		`"x"`:                                  `arguments must be a table with named fields`,
+		`{"query":{"text":"x"}}`:               `field "query" must be a string`,
+		`{"query":"x","max_results":[1]}`:      `field "max_results" must be a number`,
+		`{"max_results":3,"query":true,"z":1}`: `field "query" must be a string; unknown field "z"`,
+	} {
+		res, err := Search(tools, json.RawMessage(args))
+		if !errors.Is(err, ErrInvalidArgs) {
+			t.Errorf("%s: err = %v, result %+v; want ErrInvalidArgs", args, err, res)
+			continue
+		}
+		want := "ToolSearch: " + problem + "; tools.ToolSearch(args) expects args: " + expected
+		if diff := cmp.Diff(want, err.Error()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+	}
+	if !strings.Contains(expected, "query: string") || !strings.Contains(expected, "max_results?: number") {
+		t.Errorf("expected shape %q does not show the fields", expected)
+	}
+}
+
+// SRCH-14: builtins and MCP tools render and rank the same way; ranking
+// reads the tool's kind, never its name's prefix; non-identifier names use
+// the bracket form.
+func TestKindNotPrefix(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`)
+	tools := []pool.Tool{
+		{Name: "mcp__fake__fetch", Description: "A builtin whose name looks like MCP.", InputSchema: schema},
+		{Name: "fetch_real", Description: "An MCP tool without the prefix.", InputSchema: schema, Kind: pool.MCP, Server: "real", ServerTool: "fetch_real"},
+		{Name: "put-item", Description: "A builtin that is not an identifier.", InputSchema: schema},
+	}
+	res := doSearch(t, tools, q("fetch"))
+	if diff := cmp.Diff([]string{"fetch_real", "mcp__fake__fetch"}, names(res)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	a, b := res.Matches[0].Signature, res.Matches[1].Signature
+	if diff := cmp.Diff(strings.ReplaceAll(a, "fetch_real", "X"), strings.ReplaceAll(b, "mcp__fake__fetch", "X")); diff != "" {
+		t.Errorf("signatures differ beyond the name (-mcp +builtin):\n%s", diff)
+	}
+	sig := doSearch(t, tools, q("put-item")).Matches[0].Signature
+	if !strings.HasSuffix(sig, "tools[\"put-item\"] = function(args) end\n") {
+		t.Errorf("non-identifier builtin:\n%s", sig)
+	}
+}
+
+// A tool whose schema does not render is still found, with a signature
+// that says why and still names the call form.
+func TestUnrenderableSchema(t *testing.T) {
+	tools := []pool.Tool{{Name: "Broken", Description: "Has a bad schema.", InputSchema: json.RawMessage(`{"type":`)}}
+	res := doSearch(t, tools, q("broken"))
+	if len(res.Matches) != 1 {
+		t.Fatalf("got %+v", res)
+	}
+	sig := res.Matches[0].Signature
+	if !strings.HasPrefix(sig, "---input schema: invalid JSON") || !strings.HasSuffix(sig, "function tools.Broken(args) end\n") {
+		t.Errorf("signature:\n%s", sig)
+	}
+}
+
+// Recall: plurals, -ing forms, camelCase, separators, prefixes and
+// synonyms all reach the tool.
+func TestRecall(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gh", "list_issues", "Show open issues."),
+		mcpTool("db", "query_entries", "Return rows."),
+		mcpTool("fs", "delete_file", "Unlink a path."),
+		builtinTool("NotebookEdit", "Change a cell in a notebook."),
+		mcpTool("web", "render", "Draw the page of a repository site."),
+		mcpTool("js", "evaluate", "Run JavaScript in the page."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"issue":         "mcp__gh__list_issues",
+		"listing":       "mcp__gh__list_issues",
+		"listIssues":    "mcp__gh__list_issues",
+		"list-issues":   "mcp__gh__list_issues",
+		"entry":         "mcp__db__query_entries",
+		"remove file":   "mcp__fs__delete_file",
+		"notebook edit": "NotebookEdit",
+		"notebook_edit": "NotebookEdit",
+		"repo":          "mcp__web__render",
+		"javascript":    "mcp__js__evaluate",
+		"java script":   "mcp__js__evaluate",
+	})
+}
+
+func TestResultJSON(t *testing.T) {
+	data, err := json.Marshal(doSearch(t, []pool.Tool{builtinTool("Read", "Read a file.")}, q("nothing matches this")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(`{"matches":[],"total":0}`, string(data)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// bigPool repeats the quality pool under numbered servers up to n tools.
+func bigPool(b *testing.B, n int) []pool.Tool {
+	base := loadPool(b)
+	tools := make([]pool.Tool, 0, n)
+	for i := 0; len(tools) < n; i++ {
+		t := base[i%len(base)]
+		suffix := strconv.Itoa(i / len(base))
+		if t.Kind == pool.MCP {
+			t.Server += suffix
+			t.Name = "mcp__" + t.Server + "__" + t.ServerTool
+		} else {
+			t.Name += suffix
+		}
+		tools = append(tools, t)
+	}
+	return tools
+}
+
+var benchQueries = []string{
+	q("list issues"), q("take a screenshot of the page"), q("mcp__github7__create_pull_request"),
+	q("sql"), q("get"), q(""), `{"query":"select:TaskCreate3,mcp__slack2__slack_post_message"}`,
+}
+
+// Search over 10,000 tools with a prepared Index (the ToolSearch path).
+func BenchmarkSearch10k(b *testing.B) {
+	x := NewIndex(bigPool(b, 10000))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := x.Search(json.RawMessage(benchQueries[i%len(benchQueries)])); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Building the Index for 10,000 tools (once per pool).
+func BenchmarkNewIndex10k(b *testing.B) {
+	tools := bigPool(b, 10000)
+	b.ResetTimer()
+	for b.Loop() {
+		NewIndex(tools)
+	}
+}
