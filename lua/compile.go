@@ -1,0 +1,378 @@
+package lua
+
+import (
+	"fmt"
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// ChunkName is the name scripts carry in error positions ("script:3: ...").
+const ChunkName = "script"
+
+// Hidden locals the compiler adds around every script. Their names are not
+// Lua identifiers, so no script can name, shadow or reassign them.
+const (
+	hiddenConcat  = "(concat)"
+	hiddenRemoved = "(removed)"
+	hiddenTool    = "(tool)"
+	hiddenResult  = "(result)"
+)
+
+// Compile parses a script and rewrites what gopher-lua gives no hook for:
+//
+//   - a .. b becomes a call to a size-capped concatenation, so string growth
+//     is bounded like every other builtin (ISO-8);
+//   - calling or indexing a removed global (require(...), os.time()) fails
+//     with a plain-words error instead of "attempt to call a non-function
+//     object" (ISO-3), while the name itself still reads as nil (ISO-1);
+//   - tools.name(...) on an unknown name says which field was nil.
+//
+// The script becomes the body of a vararg function nested in a wrapper
+// chunk that receives the hidden functions; Load supplies them.
+func Compile(code string) (*glua.FunctionProto, error) {
+	chunk, err := parse.Parse(strings.NewReader(code), ChunkName)
+	if err != nil {
+		return nil, fmt.Errorf("syntax error: %w", err)
+	}
+	r := &rewriter{}
+	r.block(chunk)
+	// The wrapper returns function() (result)((function(...) <script> end)()) end.
+	// (result) keeps the exact number of
+	// values the script returned, which a coroutine's own return cannot
+	// (gopher-lua reports "no values" as one nil).
+	body := &ast.FunctionExpr{ParList: &ast.ParList{HasVargs: true}, Stmts: chunk}
+	keep := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: hiddenResult}, Args: []ast.Expr{&ast.FuncCallExpr{Func: body}}}
+	wrapper := []ast.Stmt{
+		&ast.LocalAssignStmt{
+			Names: []string{hiddenConcat, hiddenRemoved, hiddenTool, hiddenResult},
+			Exprs: []ast.Expr{&ast.Comma3Expr{}},
+		},
+		&ast.ReturnStmt{Exprs: []ast.Expr{&ast.FunctionExpr{
+			ParList: &ast.ParList{},
+			Stmts:   []ast.Stmt{&ast.FuncCallStmt{Expr: keep}},
+		}}},
+	}
+	proto, err := glua.Compile(wrapper, ChunkName)
+	if err != nil {
+		return nil, fmt.Errorf("compile error: %w", err)
+	}
+	return proto, nil
+}
+
+// rewriter walks the AST keeping the set of local names in scope, so that
+// a script's own local named like a removed global is left alone.
+type rewriter struct {
+	scopes []map[string]bool
+}
+
+func (r *rewriter) push(names ...string) {
+	scope := map[string]bool{}
+	for _, n := range names {
+		scope[n] = true
+	}
+	r.scopes = append(r.scopes, scope)
+}
+
+func (r *rewriter) pop() { r.scopes = r.scopes[:len(r.scopes)-1] }
+
+func (r *rewriter) declare(names ...string) {
+	for _, n := range names {
+		r.scopes[len(r.scopes)-1][n] = true
+	}
+}
+
+func (r *rewriter) isGlobal(name string) bool {
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if r.scopes[i][name] {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *rewriter) block(stmts []ast.Stmt) {
+	r.push()
+	r.stmts(stmts)
+	r.pop()
+}
+
+func (r *rewriter) stmts(stmts []ast.Stmt) {
+	for _, s := range stmts {
+		r.stmt(s)
+	}
+}
+
+func (r *rewriter) exprs(es []ast.Expr) {
+	for i := range es {
+		es[i] = r.expr(es[i])
+	}
+}
+
+func (r *rewriter) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		r.exprs(s.Lhs)
+		r.exprs(s.Rhs)
+	case *ast.LocalAssignStmt:
+		if len(s.Names) == 1 && len(s.Exprs) == 1 {
+			if _, ok := s.Exprs[0].(*ast.FunctionExpr); ok {
+				r.declare(s.Names...) // local function f: f is visible in its body
+			}
+		}
+		r.exprs(s.Exprs)
+		r.declare(s.Names...)
+	case *ast.FuncCallStmt:
+		s.Expr = r.expr(s.Expr)
+	case *ast.DoBlockStmt:
+		r.block(s.Stmts)
+	case *ast.WhileStmt:
+		s.Condition = r.expr(s.Condition)
+		r.block(s.Stmts)
+	case *ast.RepeatStmt:
+		r.push() // the condition sees the body's locals
+		r.stmts(s.Stmts)
+		s.Condition = r.expr(s.Condition)
+		r.pop()
+	case *ast.IfStmt:
+		s.Condition = r.expr(s.Condition)
+		r.block(s.Then)
+		r.block(s.Else)
+	case *ast.NumberForStmt:
+		s.Init = r.expr(s.Init)
+		s.Limit = r.expr(s.Limit)
+		if s.Step != nil {
+			s.Step = r.expr(s.Step)
+		}
+		r.push(s.Name)
+		r.stmts(s.Stmts)
+		r.pop()
+	case *ast.GenericForStmt:
+		r.exprs(s.Exprs)
+		r.push(s.Names...)
+		r.stmts(s.Stmts)
+		r.pop()
+	case *ast.FuncDefStmt:
+		if s.Name.Func != nil {
+			s.Name.Func = r.expr(s.Name.Func)
+		}
+		if s.Name.Receiver != nil {
+			s.Name.Receiver = r.object(s.Name.Receiver)
+		}
+		r.function(s.Func)
+	case *ast.ReturnStmt:
+		r.exprs(s.Exprs)
+	}
+}
+
+func (r *rewriter) function(f *ast.FunctionExpr) {
+	r.push(f.ParList.Names...)
+	r.declare("self")
+	r.stmts(f.Stmts)
+	r.pop()
+}
+
+func (r *rewriter) expr(e ast.Expr) ast.Expr {
+	switch e := e.(type) {
+	case *ast.AttrGetExpr:
+		e.Object = r.object(e.Object)
+		e.Key = r.expr(e.Key)
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			if f.Key != nil {
+				f.Key = r.expr(f.Key)
+			}
+			f.Value = r.expr(f.Value)
+		}
+	case *ast.FuncCallExpr:
+		if e.Func != nil {
+			e.Func = r.callee(e.Func)
+		}
+		if e.Receiver != nil {
+			e.Receiver = r.object(e.Receiver)
+		}
+		r.exprs(e.Args)
+	case *ast.LogicalOpExpr:
+		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+	case *ast.RelationalOpExpr:
+		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+	case *ast.ArithmeticOpExpr:
+		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+	case *ast.UnaryMinusOpExpr:
+		e.Expr = r.expr(e.Expr)
+	case *ast.UnaryNotOpExpr:
+		e.Expr = r.expr(e.Expr)
+	case *ast.UnaryLenOpExpr:
+		e.Expr = r.expr(e.Expr)
+	case *ast.FunctionExpr:
+		r.function(e)
+	case *ast.StringConcatOpExpr:
+		return r.concat(e)
+	}
+	return e
+}
+
+// concat turns a chain a .. b .. c into one call (concat)(a, b, c).
+func (r *rewriter) concat(e *ast.StringConcatOpExpr) ast.Expr {
+	var operands []ast.Expr
+	var flatten func(ast.Expr)
+	flatten = func(x ast.Expr) {
+		if c, ok := x.(*ast.StringConcatOpExpr); ok {
+			flatten(c.Lhs)
+			flatten(c.Rhs)
+			return
+		}
+		operands = append(operands, r.expr(x))
+	}
+	flatten(e)
+	return hiddenCall(e, hiddenConcat, operands...)
+}
+
+// object rewrites the object of an index: os.time -> (removed)("os").time.
+func (r *rewriter) object(e ast.Expr) ast.Expr {
+	if id, ok := e.(*ast.IdentExpr); ok && r.removed(id.Value) {
+		return hiddenCall(id, hiddenRemoved, str(id, id.Value))
+	}
+	return r.expr(e)
+}
+
+// callee rewrites what is called: require(...) -> (removed)("require")(...)
+// and tools.x(...) -> (tool)(tools, "x")(...).
+func (r *rewriter) callee(e ast.Expr) ast.Expr {
+	if id, ok := e.(*ast.IdentExpr); ok && r.removed(id.Value) {
+		return hiddenCall(id, hiddenRemoved, str(id, id.Value))
+	}
+	if get, ok := e.(*ast.AttrGetExpr); ok {
+		obj, isIdent := get.Object.(*ast.IdentExpr)
+		key, isString := get.Key.(*ast.StringExpr)
+		if isIdent && isString && obj.Value == "tools" && r.isGlobal("tools") {
+			return hiddenCall(get, hiddenTool, obj, key)
+		}
+	}
+	return r.expr(e)
+}
+
+func (r *rewriter) removed(name string) bool {
+	_, ok := removedGlobals[name]
+	return ok && r.isGlobal(name)
+}
+
+func hiddenCall(at ast.PositionHolder, name string, args ...ast.Expr) ast.Expr {
+	fn := &ast.IdentExpr{Value: name}
+	fn.SetLine(at.Line())
+	fn.SetLastLine(at.LastLine())
+	call := &ast.FuncCallExpr{Func: fn, Args: args, AdjustRet: true}
+	call.SetLine(at.Line())
+	call.SetLastLine(at.LastLine())
+	return call
+}
+
+func str(at ast.PositionHolder, s string) ast.Expr {
+	e := &ast.StringExpr{Value: s}
+	e.SetLine(at.Line())
+	e.SetLastLine(at.LastLine())
+	return e
+}
+
+// Load instantiates a compiled script in this state, binding the hidden
+// functions, and returns the function to run.
+func (s *State) Load(proto *glua.FunctionProto) *glua.LFunction {
+	L := s.L
+	wrapper := L.NewFunctionFromProto(proto)
+	L.Push(wrapper)
+	L.Push(L.NewFunction(s.guard("..", s.concatValues)))
+	L.Push(L.NewFunction(s.removedError))
+	L.Push(s.toolGuard)
+	L.Push(L.NewFunction(func(L *glua.LState) int {
+		s.results = make([]glua.LValue, L.GetTop())
+		for i := range s.results {
+			s.results[i] = L.Get(i + 1)
+		}
+		s.returned = true
+		return 0
+	}))
+	L.Call(4, 1)
+	fn := L.Get(-1).(*glua.LFunction)
+	L.Pop(1)
+	return fn
+}
+
+func (s *State) removedError(L *glua.LState) int {
+	name := L.CheckString(1)
+	L.RaiseError("%s is not available inside Exec: %s", name, removedGlobals[name])
+	return 0
+}
+
+// concatValues is the `..` operator with the string size cap. Operands are
+// folded from the right, as Lua does, so __concat metamethods see the same
+// pairs they would in C Lua.
+func (s *State) concatValues(L *glua.LState) int {
+	n := L.GetTop()
+	total, plain := 0, true
+	for i := 1; i <= n; i++ {
+		switch v := L.Get(i).(type) {
+		case glua.LString:
+			total += len(v)
+		case glua.LNumber:
+			total += 24
+		default:
+			plain = false
+		}
+	}
+	if plain {
+		s.checkSize(L, total)
+		var b strings.Builder
+		b.Grow(total)
+		for i := 1; i <= n; i++ {
+			b.WriteString(glua.LVAsString(L.Get(i)))
+		}
+		L.Push(glua.LString(b.String()))
+		return 1
+	}
+	acc := L.Get(n)
+	for i := n - 1; i >= 1; i-- {
+		acc = s.concatPair(L, L.Get(i), acc)
+	}
+	L.Push(acc)
+	return 1
+}
+
+func (s *State) concatPair(L *glua.LState, a, b glua.LValue) glua.LValue {
+	if isStringish(a) && isStringish(b) {
+		as, bs := glua.LVAsString(a), glua.LVAsString(b)
+		s.checkSize(L, len(as)+len(bs))
+		return glua.LString(as + bs)
+	}
+	for _, operand := range []glua.LValue{a, b} {
+		if t, ok := operand.(*glua.LTable); ok {
+			if mt, ok := t.Metatable.(*glua.LTable); ok {
+				if fn := mt.RawGetString("__concat"); fn != glua.LNil {
+					L.Push(fn)
+					L.Push(a)
+					L.Push(b)
+					L.Call(2, 1)
+					res := L.Get(-1)
+					L.Pop(1)
+					return res
+				}
+			}
+		}
+	}
+	bad := a
+	if isStringish(a) {
+		bad = b
+	}
+	L.RaiseError("attempt to concatenate a %s value", bad.Type().String())
+	return nil
+}
+
+func isStringish(v glua.LValue) bool {
+	t := v.Type()
+	return t == glua.LTString || t == glua.LTNumber
+}
+
+// Results returns the values the script returned, and whether it ran to
+// its end.
+func (s *State) Results() ([]glua.LValue, bool) { return s.results, s.returned }

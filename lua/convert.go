@@ -1,0 +1,361 @@
+package lua
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// ErrNotData is wrapped by every refusal to send a script value to a tool.
+var ErrNotData = errors.New("only nil, booleans, numbers, strings and plain tables can be passed to a tool")
+
+// ValueError says which part of a script value could not be converted, as
+// a path in Lua syntax: args.items[3].cb.
+type ValueError struct {
+	Path   string
+	Reason string
+}
+
+func (e *ValueError) Error() string { return e.Path + " " + e.Reason }
+func (e *ValueError) Unwrap() error { return ErrNotData }
+
+const (
+	maxEncodeDepth = 100
+	// maxSafeInteger is 2^53: integral numbers within it encode as JSON
+	// integers, beyond it a float64 no longer holds every integer.
+	maxSafeInteger = 1 << 53
+)
+
+// encoder writes a Lua value as JSON. Strict mode is for tool arguments:
+// anything that is not plain data is refused with its path. Lenient mode
+// is for print and return values: such parts are shown as placeholders.
+type encoder struct {
+	L        *glua.LState
+	buf      bytes.Buffer
+	strict   bool
+	onPath   map[*glua.LTable]bool
+	maxBytes int
+	nodes    int
+}
+
+// ToJSON encodes v as a tool argument (strict), rooted at name (e.g.
+// "args"). The schema, which may be nil, decides only whether an empty
+// table is [] or {}. It never invokes a metamethod.
+func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
+	e := &encoder{L: L, strict: true, onPath: map[*glua.LTable]bool{}, maxBytes: maxBytes}
+	var root any
+	if schema != nil {
+		root = schema.root
+	}
+	if err := e.encode(v, schema, root, name, 0); err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
+}
+
+// Render encodes v leniently as compact JSON (strings verbatim at top
+// level are the caller's concern): functions, threads and cycles become
+// placeholders, so printing or returning any value never fails.
+func (s *State) Render(v glua.LValue) string {
+	e := &encoder{L: s.L, onPath: map[*glua.LTable]bool{}, maxBytes: s.opts.MaxStringBytes}
+	if err := e.encode(v, nil, nil, "value", 0); err != nil {
+		// Only the size cap stops a lenient encoding.
+		return e.buf.String() + "…"
+	}
+	return e.buf.String()
+}
+
+func (e *encoder) fail(path, format string, args ...any) error {
+	return &ValueError{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (e *encoder) placeholder(path, what string) error {
+	if e.strict {
+		return e.fail(path, "is a %s; %s", what, ErrNotData)
+	}
+	writeJSONString(&e.buf, "<"+what+">")
+	return nil
+}
+
+func (e *encoder) encode(v glua.LValue, schema *Schema, node any, path string, depth int) error {
+	e.nodes++
+	if e.nodes%4096 == 0 {
+		checkStop(e.L)
+	}
+	if e.buf.Len() > e.maxBytes {
+		return e.fail(path, "makes the value larger than %d bytes", e.maxBytes)
+	}
+	switch v := v.(type) {
+	case *glua.LNilType:
+		e.buf.WriteString("null")
+	case glua.LBool:
+		e.buf.WriteString(strconv.FormatBool(bool(v)))
+	case glua.LNumber:
+		return e.number(float64(v), path)
+	case glua.LString:
+		writeJSONString(&e.buf, string(v))
+	case *glua.LTable:
+		return e.table(v, schema, node, path, depth)
+	case *glua.LFunction:
+		return e.placeholder(path, "function")
+	case *glua.LState:
+		return e.placeholder(path, "coroutine")
+	default:
+		return e.placeholder(path, v.Type().String())
+	}
+	return nil
+}
+
+func (e *encoder) number(f float64, path string) error {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		if e.strict {
+			return e.fail(path, "is %v; JSON has no NaN or infinity", f)
+		}
+		writeJSONString(&e.buf, cFloatName(f, 'g'))
+	case f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger:
+		e.buf.WriteString(strconv.FormatInt(int64(f), 10))
+	default:
+		e.buf.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return nil
+}
+
+func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, depth int) error {
+	if e.strict && t.Metatable != glua.LNil {
+		return e.fail(path, "has a metatable; %s", ErrNotData)
+	}
+	if e.onPath[t] {
+		if e.strict {
+			return e.fail(path, "refers back to itself (a cycle)")
+		}
+		writeJSONString(&e.buf, "<cycle>")
+		return nil
+	}
+	if depth >= maxEncodeDepth {
+		return e.fail(path, "is nested more than %d levels deep", maxEncodeDepth)
+	}
+	e.onPath[t] = true
+	defer delete(e.onPath, t)
+
+	keys, isArray, err := e.classify(t, path)
+	if err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		if schema.wantsArray(node) {
+			e.buf.WriteString("[]")
+		} else {
+			e.buf.WriteString("{}")
+		}
+		return nil
+	}
+	if isArray {
+		e.buf.WriteByte('[')
+		for i := 1; i <= len(keys); i++ {
+			if i > 1 {
+				e.buf.WriteByte(',')
+			}
+			if err := e.encode(t.RawGetInt(i), schema, schema.item(node, i-1), fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+				return err
+			}
+		}
+		e.buf.WriteByte(']')
+		return nil
+	}
+	e.buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		name := glua.LVAsString(k)
+		writeJSONString(&e.buf, name)
+		e.buf.WriteByte(':')
+		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), fieldPath(path, name), depth+1); err != nil {
+			return err
+		}
+	}
+	e.buf.WriteByte('}')
+	return nil
+}
+
+// classify returns the table's keys (sorted for objects) and whether they
+// are exactly 1..n. Strict mode refuses keys that are neither strings nor
+// part of such a sequence.
+func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, error) {
+	var keys []glua.LValue
+	numeric, maxIndex := 0, 0
+	var bad glua.LValue
+	t.ForEach(func(k, _ glua.LValue) {
+		keys = append(keys, k)
+		switch k := k.(type) {
+		case glua.LNumber:
+			if f := float64(k); f == math.Trunc(f) && f >= 1 && f <= math.MaxInt32 {
+				numeric++
+				maxIndex = max(maxIndex, int(f))
+				return
+			}
+			bad = k
+		case glua.LString:
+		default:
+			bad = k
+		}
+	})
+	if numeric == len(keys) && maxIndex == len(keys) {
+		return keys, true, nil
+	}
+	if e.strict && (numeric > 0 || bad != nil) {
+		k := bad
+		if k == nil {
+			k = firstNumber(keys)
+		}
+		return nil, false, e.fail(path, "mixes key %s with other keys; a table is either a sequence 1..n or has string keys only", keyText(k))
+	}
+	slices.SortFunc(keys, func(a, b glua.LValue) int { return strings.Compare(keyString(a), keyString(b)) })
+	return keys, false, nil
+}
+
+func firstNumber(keys []glua.LValue) glua.LValue {
+	for _, k := range keys {
+		if _, ok := k.(glua.LNumber); ok {
+			return k
+		}
+	}
+	return keys[0]
+}
+
+func keyString(k glua.LValue) string {
+	if k.Type() == glua.LTString || k.Type() == glua.LTNumber {
+		return glua.LVAsString(k)
+	}
+	return k.Type().String()
+}
+
+func keyText(k glua.LValue) string {
+	if s, ok := k.(glua.LString); ok {
+		return strconv.Quote(string(s))
+	}
+	if k.Type() == glua.LTNumber {
+		return glua.LVAsString(k)
+	}
+	return "of type " + k.Type().String()
+}
+
+// fieldPath appends a field to a Lua path: .name for identifiers,
+// ["na-me"] otherwise.
+func fieldPath(path, name string) string {
+	if IsIdentifier(name) {
+		return path + "." + name
+	}
+	return path + "[" + strconv.Quote(name) + "]"
+}
+
+// IsIdentifier reports whether name can be written as a Lua field name
+// (tools.name) rather than tools["name"].
+func IsIdentifier(name string) bool {
+	if name == "" || keywords[name] {
+		return false
+	}
+	for i, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var keywords = map[string]bool{
+	"and": true, "break": true, "do": true, "else": true, "elseif": true, "end": true,
+	"false": true, "for": true, "function": true, "goto": true, "if": true, "in": true,
+	"local": true, "nil": true, "not": true, "or": true, "repeat": true, "return": true,
+	"then": true, "true": true, "until": true, "while": true,
+}
+
+// writeJSONString writes s as a JSON string without HTML escaping; bytes
+// that are not UTF-8 become U+FFFD.
+func writeJSONString(buf *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				buf.WriteByte('\\')
+				buf.WriteByte(c)
+			case c == '\n':
+				buf.WriteString(`\n`)
+			case c == '\r':
+				buf.WriteString(`\r`)
+			case c == '\t':
+				buf.WriteString(`\t`)
+			case c < 0x20:
+				buf.WriteString(`\u00`)
+				buf.WriteByte(hex[c>>4])
+				buf.WriteByte(hex[c&0xf])
+			default:
+				buf.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf.WriteString(`\ufffd`)
+		} else {
+			buf.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	buf.WriteByte('"')
+}
+
+// FromJSON builds a fresh Lua value from JSON: objects and arrays become
+// new tables, null becomes nil. Nothing of Go reaches the script.
+func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
+	}
+	return fromGo(L, v), nil
+}
+
+func fromGo(L *glua.LState, v any) glua.LValue {
+	switch v := v.(type) {
+	case nil:
+		return glua.LNil
+	case bool:
+		return glua.LBool(v)
+	case json.Number:
+		// Out of float64 range, ParseFloat gives ±Inf, the nearest value.
+		f, _ := strconv.ParseFloat(string(v), 64)
+		return glua.LNumber(f)
+	case string:
+		return glua.LString(v)
+	case []any:
+		t := L.CreateTable(len(v), 0)
+		for i, item := range v {
+			t.RawSetInt(i+1, fromGo(L, item))
+		}
+		return t
+	case map[string]any:
+		t := L.CreateTable(0, len(v))
+		for k, item := range v {
+			if item != nil {
+				t.RawSetString(k, fromGo(L, item))
+			}
+		}
+		return t
+	}
+	return glua.LNil
+}

@@ -1,0 +1,175 @@
+package lua
+
+import (
+	_ "embed"
+	"runtime"
+	"strings"
+	"sync"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+//go:embed prelude.lua
+var preludeSource string
+
+// preludeProto is compiled once and shared: gopher-lua protos are
+// immutable and may be instantiated in many states.
+var preludeProto = sync.OnceValue(func() *glua.FunctionProto {
+	L := glua.NewState(glua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	fn, err := L.Load(strings.NewReader(preludeSource), "prelude")
+	if err != nil {
+		panic("lua: prelude does not compile: " + err.Error())
+	}
+	return fn.Proto
+})
+
+// Host is what the prelude calls into for tool calls; the sandbox
+// implements it.
+type Host struct {
+	// Known reports whether name is in this run's reachable set.
+	Known func(name string) bool
+	// Submit converts and records one call and returns its id, or refuses
+	// it with an error raised at the script's call site.
+	Submit func(L *glua.LState, name string, args glua.LValue) (id int, err error)
+	// Perform carries out submitted calls on the spot, when no yield can
+	// reach the driver (the caller is inside a Go frame).
+	Perform func(ids []int)
+	// Collect returns a performed call's output as a fresh Lua value, or
+	// its error.
+	Collect func(L *glua.LState, id int) (glua.LValue, error)
+}
+
+// InstallPrelude adds tools, pcall, xpcall and coroutine to the globals.
+func (s *State) InstallPrelude(host Host) {
+	L := s.L
+	co := L.G.Global.RawGetString("coroutine").(*glua.LTable)
+	orig := func(name string) glua.LGFunction {
+		return co.RawGetString(name).(*glua.LFunction).GFunction
+	}
+	create, resume, yield := orig("create"), orig("resume"), orig("yield")
+	prim := L.NewTable()
+	s.register(prim, map[string]glua.LGFunction{
+		"create": func(L *glua.LState) int {
+			s.coroutines++
+			if s.coroutines > s.opts.MaxCoroutines {
+				L.RaiseError("too many coroutines (the limit is %d per run)", s.opts.MaxCoroutines)
+			}
+			return create(L)
+		},
+		"thread": create,
+		"resume": func(L *glua.LState) int {
+			s.depth++
+			defer func() { s.depth-- }()
+			if s.depth > maxResumeDepth {
+				L.RaiseError("C stack overflow (coroutines and pcalls nested more than %d deep)", maxResumeDepth)
+			}
+			return resume(L)
+		},
+		"status":  orig("status"),
+		"running": orig("running"),
+		"yield": func(L *glua.LState) int {
+			if !canYield() {
+				L.RaiseError("attempt to yield across a C-call boundary (from inside a metamethod, iterator, table.sort or string.gsub callback)")
+			}
+			return yield(L)
+		},
+		"await": func(L *glua.LState) int {
+			n := L.GetTop()
+			if canYield() {
+				values := make([]glua.LValue, 0, n+1)
+				values = append(values, s.mark)
+				for i := 1; i <= n; i++ {
+					values = append(values, L.Get(i))
+				}
+				return L.Yield(values...)
+			}
+			ids := make([]int, n)
+			for i := range ids {
+				ids[i] = L.CheckInt(i + 1)
+			}
+			host.Perform(ids)
+			return 0
+		},
+		"submit": func(L *glua.LState) int {
+			id, err := host.Submit(L, L.CheckString(1), L.Get(2))
+			if err != nil {
+				L.Push(glua.LNil)
+				L.Push(glua.LString(err.Error()))
+				return 2
+			}
+			L.Push(glua.LNumber(id))
+			return 1
+		},
+		"collect": func(L *glua.LState) int {
+			v, err := host.Collect(L, L.CheckInt(1))
+			if err != nil {
+				L.Push(glua.LFalse)
+				L.Push(glua.LString(err.Error()))
+				return 2
+			}
+			L.Push(glua.LTrue)
+			L.Push(v)
+			return 2
+		},
+		"known": func(L *glua.LState) int {
+			L.Push(glua.LBool(host.Known(L.CheckString(1))))
+			return 1
+		},
+	})
+	L.Push(L.NewFunctionFromProto(preludeProto()))
+	L.Push(s.mark)
+	L.Push(s.yieldErr)
+	L.Push(prim)
+	L.Push(L.G.Global)
+	L.Call(4, 1)
+	hooks := L.Get(-1).(*glua.LTable)
+	L.Pop(1)
+	s.toolGuard = hooks.RawGetString("tool_guard")
+	s.setMain = hooks.RawGetString("set_main")
+}
+
+// SetMain tells the prelude which coroutine runs the script, so that
+// coroutine.running() answers nil there as it would in the main chunk.
+func (s *State) SetMain(th *glua.LState) {
+	s.L.Push(s.setMain)
+	s.L.Push(th)
+	s.L.Call(1, 0)
+}
+
+// Go frames of gopher-lua that tell whether a yield can reach the resumer.
+const (
+	fnMainLoop    = "github.com/yuin/gopher-lua.mainLoop"
+	fnMainLoopCtx = "github.com/yuin/gopher-lua.mainLoopWithContext"
+	fnThreadRun   = "github.com/yuin/gopher-lua.threadRun"
+)
+
+// canYield reports whether a Go function called from Lua may yield now.
+// gopher-lua implements a yield by unwinding to the thread's main loop; if
+// another main loop is nested in between (Lua code called back from Go:
+// a metamethod, a for iterator, a table.sort comparator, a gsub callback),
+// the yield would unwind the wrong loop and corrupt the state. gopher-lua
+// exposes no count of such frames, so read it off the Go stack: a yield is
+// safe when exactly one main loop runs between here and the thread's
+// start.
+func canYield() bool {
+	var pcs [48]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	loops := 0
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == fnMainLoop || f.Function == fnMainLoopCtx:
+			loops++
+			if loops > 1 {
+				return false
+			}
+		case f.Function == fnThreadRun:
+			return loops == 1
+		}
+		if !more {
+			return false
+		}
+	}
+}

@@ -1,0 +1,252 @@
+-- The Lua half of the sandbox's calling convention. It runs once in every
+-- fresh state, before the script, and installs pcall, xpcall, coroutine.*
+-- and the tools table.
+--
+-- A nested tool call yields (MARK, id...) up the chain of coroutines to the
+-- Go driver, which performs the call with the budget clock stopped and
+-- resumes the chain. pcall and xpcall run their function as a coroutine so
+-- that such a yield can cross them (gopher-lua's own pcall cannot be
+-- yielded across), and every wrapper that resumes a coroutine passes tool
+-- yields outward through `await`. Where no yield can reach the driver (a
+-- table.sort comparator, a gsub callback, a metamethod, a for iterator),
+-- `await` performs the calls on the spot instead. The script cannot tell
+-- that yields are used underneath.
+local MARK, YIELD_ERR, prim, G = ...
+local create, thread, resume, status, running = prim.create, prim.thread, prim.resume, prim.status, prim.running
+local yield, await, submit, collect, known = prim.yield, prim.await, prim.submit, prim.collect, prim.known
+local select, type, error, unpack, setmetatable, sub = G.select, G.type, G.error, G.unpack, G.setmetatable, G.string.sub
+
+local function pack(...)
+	return { n = select("#", ...), ... }
+end
+
+-- owner maps the coroutine a pcall, xpcall or parallel branch runs in to
+-- the coroutine it runs on behalf of, so coroutine.running and
+-- coroutine.status answer as if no coroutine had been added.
+local owner = {}
+local main
+
+local function logical(co)
+	while owner[co] do
+		co = owner[co]
+	end
+	return co
+end
+
+-- finish drives co to its end and returns resume's results packed: tool
+-- yields go out through await, the script's own yields go out to whoever
+-- resumed us (the yieldable pcall of Lua 5.2).
+local function finish(co, ...)
+	local args = pack(...)
+	while true do
+		local r = pack(resume(co, unpack(args, 1, args.n)))
+		if status(co) == "dead" then
+			return r
+		end
+		if r[1] and r[2] == MARK then
+			await(unpack(r, 3, r.n))
+			args = pack()
+		else
+			args = pack(yield(unpack(r, 2, r.n)))
+		end
+	end
+end
+
+local function protected(f, ...)
+	if type(f) ~= "function" then
+		-- Let the call raise inside, as calling a non-function would.
+		local value = f
+		f = function(...)
+			return value(...)
+		end
+	end
+	local co = thread(f)
+	owner[co] = running()
+	local r = finish(co, ...)
+	owner[co] = nil
+	return r
+end
+
+G.pcall = function(f, ...)
+	local r = protected(f, ...)
+	return unpack(r, 1, r.n)
+end
+
+G.xpcall = function(f, handler)
+	local r = protected(f)
+	if r[1] then
+		return unpack(r, 1, r.n)
+	end
+	local h = protected(handler, r[2])
+	if not h[1] then
+		return false, "error in error handling"
+	end
+	return false, h[2]
+end
+
+local co_create = function(f)
+	if type(f) ~= "function" then
+		error("bad argument #1 to 'create' (function expected, got " .. type(f) .. ")", 2)
+	end
+	return create(f)
+end
+
+local co_resume = function(co, ...)
+	local args = pack(...)
+	while true do
+		local r = pack(resume(co, unpack(args, 1, args.n)))
+		if r[1] and r[2] == MARK and status(co) == "suspended" then
+			await(unpack(r, 3, r.n))
+			args = pack()
+		else
+			return unpack(r, 1, r.n)
+		end
+	end
+end
+
+G.coroutine = {
+	create = co_create,
+	resume = co_resume,
+	yield = function(...)
+		local r = pack(yield(...))
+		if r[1] == YIELD_ERR then
+			error("attempt to yield from outside a coroutine", 2)
+		end
+		return unpack(r, 1, r.n)
+	end,
+	status = function(co)
+		if co == logical(running()) then
+			return "running"
+		end
+		return status(co)
+	end,
+	running = function()
+		local co = logical(running())
+		if co == main then
+			return nil
+		end
+		return co
+	end,
+	wrap = function(f)
+		local co = co_create(f)
+		return function(...)
+			local r = pack(co_resume(co, ...))
+			if r[1] then
+				return unpack(r, 2, r.n)
+			end
+			error(r[2], 2)
+		end
+	end,
+}
+
+-- A tool call: submit converts and records it (or refuses it), await
+-- carries it to the driver, collect returns its output or raises its error
+-- at the caller's line.
+local callers = {}
+local function caller(name)
+	local f = callers[name]
+	if f then
+		return f
+	end
+	f = function(args)
+		local id, err = submit(name, args)
+		if not id then
+			error(err, 2)
+		end
+		await(id)
+		local ok, value = collect(id)
+		if not ok then
+			error(value, 2)
+		end
+		return value
+	end
+	callers[name] = f
+	return f
+end
+
+local function parallel(...)
+	local fns = pack(...)
+	for i = 1, fns.n do
+		if type(fns[i]) ~= "function" then
+			error("bad argument #" .. i .. " to 'parallel' (function expected, got " .. type(fns[i]) .. ")", 2)
+		end
+	end
+	local cos, results, waiting = {}, {}, {}
+	local failed, first_err = false, nil
+	local me = running()
+	for i = 1, fns.n do
+		cos[i] = create(fns[i])
+		owner[cos[i]] = me
+		waiting[i] = true
+	end
+	while true do
+		local batch, nb = {}, 0
+		for i = 1, fns.n do
+			if waiting[i] then
+				local r = pack(resume(cos[i]))
+				if status(cos[i]) == "dead" then
+					waiting[i], owner[cos[i]] = nil, nil
+					if r[1] then
+						results[i] = r[2]
+					elseif not failed then
+						failed, first_err = true, r[2]
+					end
+				elseif r[1] and r[2] == MARK then
+					for j = 3, r.n do
+						nb = nb + 1
+						batch[nb] = r[j]
+					end
+				else
+					waiting[i], owner[cos[i]] = nil, nil
+					if not failed then
+						failed, first_err = true, "coroutine.yield cannot suspend a tools.parallel branch"
+					end
+				end
+			end
+		end
+		if nb == 0 then
+			break
+		end
+		await(unpack(batch, 1, nb))
+	end
+	if failed then
+		error(first_err, 0)
+	end
+	return unpack(results, 1, fns.n)
+end
+
+local fixed = { parallel = parallel, ToolSearch = caller("ToolSearch") }
+
+G.tools = setmetatable({}, {
+	__index = function(_, name)
+		if type(name) ~= "string" then
+			return nil
+		end
+		local f = fixed[name]
+		if f then
+			return f
+		end
+		if known(name) or sub(name, 1, 5) == "mcp__" then
+			return caller(name)
+		end
+		return nil
+	end,
+	__newindex = function()
+		error("tools is read-only", 2)
+	end,
+	__metatable = "tools is protected",
+})
+
+return {
+	-- tool_guard is (tool) in compile.go: tools.x(...) on a nil field.
+	tool_guard = function(t, name)
+		local f = t[name]
+		if f == nil then
+			error("attempt to call a nil value (field '" .. name .. "')", 2)
+		end
+		return f
+	end,
+	set_main = function(co)
+		main = co
+	end,
+}

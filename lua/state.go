@@ -1,0 +1,436 @@
+package lua
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// Options bounds one script environment. The zero value gives the defaults.
+type Options struct {
+	// MaxStringBytes is the longest string a builtin or the `..` operator
+	// may build (default 16 MiB).
+	MaxStringBytes int
+	// MaxCoroutines is how many coroutines a script may create in one run,
+	// tools.parallel branches included (default 10,000).
+	MaxCoroutines int
+	// Print receives each line the script prints. Nil discards them.
+	Print func(line string)
+	// OnCrash is called once when a Go function of the environment panics;
+	// the sandbox uses it to stop the run and throw the state away.
+	OnCrash func(err error)
+}
+
+const (
+	defaultMaxStringBytes = 16 << 20
+	defaultMaxCoroutines  = 10_000
+	// maxResults bounds how many values unpack and string.byte push, as
+	// C Lua does, so that they cannot grow a thread's stack without end.
+	maxResults = 8000
+	// maxResumeDepth bounds coroutines resumed inside coroutines (pcall
+	// included, since it runs its function as a coroutine): each level
+	// nests a Go call, and the Go stack is not ours to exhaust.
+	maxResumeDepth = 200
+)
+
+func (o *Options) withDefaults() Options {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.MaxStringBytes <= 0 {
+		out.MaxStringBytes = defaultMaxStringBytes
+	}
+	if out.MaxCoroutines <= 0 {
+		out.MaxCoroutines = defaultMaxCoroutines
+	}
+	return out
+}
+
+// State is one script environment: a fresh gopher-lua state holding only
+// the allowlisted globals. It is used for one run and then closed; it is
+// never pooled.
+type State struct {
+	L    *glua.LState
+	opts Options
+
+	// ids numbers tables, functions and threads for tostring, so that no
+	// Go pointer ever reaches the script.
+	ids        map[glua.LValue]int
+	coroutines int
+	depth      int
+	rng        *rand.Rand
+	crashed    bool
+
+	// mark is the first value of every yield that carries tool calls, so
+	// the coroutine wrappers can tell them from the script's own yields.
+	mark *glua.LTable
+	// yieldErr is what the driver resumes a script's own top-level yield
+	// with; the yield wrapper turns it into the error C Lua raises.
+	yieldErr *glua.LTable
+	// toolGuard and setMain are functions of the prelude the Go side calls.
+	toolGuard glua.LValue
+	setMain   glua.LValue
+	// next is the base library's next, kept for pairs in case the script
+	// replaces the global.
+	next glua.LValue
+	// results are what the script returned, set when it finishes.
+	results  []glua.LValue
+	returned bool
+}
+
+// New returns a fresh environment with the safe globals of the contract:
+// the base functions of the allowlist, string (without dump), table, math
+// and coroutine, and print. The host globals (tools) are added by
+// InstallPrelude.
+func New(opts *Options) *State {
+	s := &State{
+		opts: opts.withDefaults(),
+		ids:  map[glua.LValue]int{},
+		rng:  rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+	}
+	s.L = glua.NewState(glua.Options{
+		SkipOpenLibs:        true,
+		CallStackSize:       512,
+		RegistrySize:        256,
+		RegistryMaxSize:     1 << 18,
+		RegistryGrowStep:    1024,
+		MinimizeStackMemory: true,
+	})
+	s.mark = s.L.NewTable()
+	s.yieldErr = s.L.NewTable()
+	s.openLibs()
+	return s
+}
+
+// Close releases the state.
+func (s *State) Close() { s.L.Close() }
+
+// Crashed reports whether a Go function of the environment panicked.
+func (s *State) Crashed() bool { return s.crashed }
+
+// Mark is the table that starts a yield carrying tool calls.
+func (s *State) Mark() *glua.LTable { return s.mark }
+
+// YieldError is the value to resume a top-level script yield with.
+func (s *State) YieldError() *glua.LTable { return s.yieldErr }
+
+// removedGlobals are the names C Lua has and the script must not: each one
+// reads as nil, and calling or indexing it fails with a plain-words error
+// (see compile.go).
+var removedGlobals = map[string]string{
+	"require":        "scripts have no modules, files or network",
+	"module":         "scripts have no modules, files or network",
+	"package":        "scripts have no modules, files or network",
+	"dofile":         "scripts have no modules, files or network",
+	"loadfile":       "scripts have no modules, files or network",
+	"load":           "code cannot be compiled at run time",
+	"loadstring":     "code cannot be compiled at run time",
+	"io":             "scripts have no files; use the tools",
+	"os":             "scripts have no access to the host; use the tools",
+	"debug":          "scripts have no access to the VM internals",
+	"getfenv":        "scripts have no access to environments",
+	"setfenv":        "scripts have no access to environments",
+	"newproxy":       "scripts have no userdata",
+	"collectgarbage": "memory is managed by the host",
+	"gcinfo":         "memory is managed by the host",
+}
+
+// baseAllowlist is what the script keeps of gopher-lua's base library; the
+// rest of it is replaced or dropped.
+var baseAllowlist = []string{
+	"assert", "next", "rawequal", "rawget", "rawset", "select",
+	"tonumber", "type",
+}
+
+func (s *State) openLibs() {
+	L := s.L
+	// Open the libraries into the real globals, then rebuild the globals
+	// from an allowlist, so that nothing gopher-lua adds slips through.
+	for _, lib := range []struct {
+		name string
+		open glua.LGFunction
+	}{
+		{glua.BaseLibName, glua.OpenBase},
+		{glua.StringLibName, glua.OpenString},
+		{glua.TabLibName, glua.OpenTable},
+		{glua.MathLibName, glua.OpenMath},
+		{glua.CoroutineLibName, glua.OpenCoroutine},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(glua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	globals := L.G.Global
+	keep := map[string]glua.LValue{}
+	for _, name := range baseAllowlist {
+		keep[name] = globals.RawGetString(name)
+	}
+	for _, lib := range []string{"string", "table", "math", "coroutine"} {
+		keep[lib] = globals.RawGetString(lib)
+	}
+	for _, k := range tableKeys(globals) {
+		globals.RawSet(k, glua.LNil)
+	}
+	for name, v := range keep {
+		globals.RawSetString(name, v)
+	}
+	s.next = keep["next"]
+	globals.RawSetString("_G", globals)
+	globals.RawSetString("_VERSION", glua.LString(glua.LuaVersion))
+
+	s.register(globals, map[string]glua.LGFunction{
+		"print":        s.print,
+		"error":        s.error,
+		"tostring":     s.tostring,
+		"getmetatable": s.getmetatable,
+		"setmetatable": s.setmetatable,
+		"unpack":       s.unpack,
+		"ipairs":       s.ipairs,
+		"pairs":        s.pairs,
+	})
+	s.openString(globals.RawGetString("string").(*glua.LTable))
+	s.openTable(globals.RawGetString("table").(*glua.LTable))
+	s.openMath(globals.RawGetString("math").(*glua.LTable))
+
+	// The registry's loaded-modules table still points at the original
+	// library tables; nothing in the script can reach it, but clear it so
+	// no later change can either.
+	if loaded, ok := L.GetField(L.Get(glua.RegistryIndex), "_LOADED").(*glua.LTable); ok {
+		for _, k := range tableKeys(loaded) {
+			loaded.RawSet(k, glua.LNil)
+		}
+	}
+}
+
+func tableKeys(t *glua.LTable) []glua.LValue {
+	var keys []glua.LValue
+	t.ForEach(func(k, _ glua.LValue) { keys = append(keys, k) })
+	return keys
+}
+
+// register sets Go functions on t, each guarded against Go panics.
+func (s *State) register(t *glua.LTable, fns map[string]glua.LGFunction) {
+	for name, fn := range fns {
+		t.RawSetString(name, s.L.NewFunction(s.guard(name, fn)))
+	}
+}
+
+// guard turns a Go panic in fn into a crash: the run is stopped (OnCrash)
+// and the state is marked to be thrown away. Lua errors pass through.
+func (s *State) guard(name string, fn glua.LGFunction) glua.LGFunction {
+	return func(L *glua.LState) (n int) {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if _, ok := r.(*glua.ApiError); ok {
+				panic(r)
+			}
+			if !s.crashed {
+				s.crashed = true
+				if s.opts.OnCrash != nil {
+					s.opts.OnCrash(fmt.Errorf("%s panicked: %v\n%s", name, r, debug.Stack()))
+				}
+			}
+			L.RaiseError("internal error in %s", name)
+		}()
+		return fn(L)
+	}
+}
+
+// checkStop raises the run's stop reason inside long-running builtins,
+// which the VM's own per-instruction check does not reach.
+func checkStop(L *glua.LState) {
+	if ctx := L.Context(); ctx != nil && ctx.Err() != nil {
+		L.RaiseError("%s", context.Cause(ctx).Error())
+	}
+}
+
+// id returns the per-state number standing in for v's address.
+func (s *State) id(v glua.LValue) int {
+	n, ok := s.ids[v]
+	if !ok {
+		n = len(s.ids) + 1
+		s.ids[v] = n
+	}
+	return n
+}
+
+func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
+	switch v := v.(type) {
+	case glua.LString:
+		return string(v)
+	case glua.LNumber, glua.LBool, *glua.LNilType:
+		return v.String()
+	case *glua.LTable:
+		if mt, ok := v.Metatable.(*glua.LTable); ok {
+			if fn := mt.RawGetString("__tostring"); fn != glua.LNil {
+				L.Push(fn)
+				L.Push(v)
+				L.Call(1, 1)
+				res := L.Get(-1)
+				L.Pop(1)
+				str, ok := res.(glua.LString)
+				if !ok {
+					L.RaiseError("'__tostring' must return a string")
+				}
+				return string(str)
+			}
+		}
+	}
+	return fmt.Sprintf("%s: 0x%08x", v.Type().String(), s.id(v))
+}
+
+func (s *State) tostring(L *glua.LState) int {
+	L.Push(glua.LString(s.tostringValue(L, L.CheckAny(1))))
+	return 1
+}
+
+// error is C Lua's: level 1 is the function that called error, level 2
+// its caller. gopher-lua counts one level short above 1.
+func (s *State) error(L *glua.LState) int {
+	obj := L.CheckAny(1)
+	level := L.OptInt(2, 1)
+	if level > 1 {
+		level++
+	}
+	L.Error(obj, level)
+	return 0
+}
+
+func (s *State) print(L *glua.LState) int {
+	n := L.GetTop()
+	parts := make([]string, n)
+	for i := 1; i <= n; i++ {
+		v := L.Get(i)
+		if t, ok := v.(*glua.LTable); ok {
+			parts[i-1] = s.Render(t)
+			continue
+		}
+		parts[i-1] = s.tostringValue(L, v)
+	}
+	if s.opts.Print != nil {
+		s.opts.Print(strings.Join(parts, "\t"))
+	}
+	return 0
+}
+
+// getmetatable returns a table's metatable (or its __metatable field);
+// every other type has none as far as the script can see, so the string
+// library can never be reached or replaced through it.
+func (s *State) getmetatable(L *glua.LState) int {
+	t, ok := L.CheckAny(1).(*glua.LTable)
+	if !ok {
+		L.Push(glua.LNil)
+		return 1
+	}
+	mt, ok := t.Metatable.(*glua.LTable)
+	if !ok {
+		L.Push(glua.LNil)
+		return 1
+	}
+	if protected := mt.RawGetString("__metatable"); protected != glua.LNil {
+		L.Push(protected)
+		return 1
+	}
+	L.Push(mt)
+	return 1
+}
+
+// setmetatable accepts tables only (gopher-lua also takes strings, numbers
+// and functions, which would change the metatable of every such value).
+func (s *State) setmetatable(L *glua.LState) int {
+	t := L.CheckTable(1)
+	mt := L.Get(2)
+	if mt != glua.LNil {
+		if _, ok := mt.(*glua.LTable); !ok {
+			L.ArgError(2, "nil or table expected")
+		}
+	}
+	if old, ok := t.Metatable.(*glua.LTable); ok && old.RawGetString("__metatable") != glua.LNil {
+		L.RaiseError("cannot change a protected metatable")
+	}
+	t.Metatable = mt
+	L.SetTop(1)
+	return 1
+}
+
+func (s *State) unpack(L *glua.LState) int {
+	t := L.CheckTable(1)
+	i := L.OptInt(2, 1)
+	j := L.OptInt(3, t.Len())
+	if i > j {
+		return 0
+	}
+	if j-i >= maxResults {
+		L.RaiseError("too many results to unpack")
+	}
+	for k := i; k <= j; k++ {
+		L.Push(t.RawGetInt(k))
+	}
+	return j - i + 1
+}
+
+// ipairs and pairs are the plain 5.1 iterators; they are redefined only so
+// that every function the script can reach is built here.
+func (s *State) ipairs(L *glua.LState) int {
+	t := L.CheckTable(1)
+	L.Push(L.NewFunction(func(L *glua.LState) int {
+		i := L.CheckInt(2) + 1
+		v := t.RawGetInt(i)
+		if v == glua.LNil {
+			return 0
+		}
+		L.Push(glua.LNumber(i))
+		L.Push(v)
+		return 2
+	}))
+	L.Push(t)
+	L.Push(glua.LNumber(0))
+	return 3
+}
+
+func (s *State) pairs(L *glua.LState) int {
+	t := L.CheckTable(1)
+	L.Push(s.next)
+	L.Push(t)
+	L.Push(glua.LNil)
+	return 3
+}
+
+func (s *State) openMath(math *glua.LTable) {
+	// The per-state generator keeps math.randomseed from reseeding the
+	// host's global one.
+	s.register(math, map[string]glua.LGFunction{
+		"random": func(L *glua.LState) int {
+			switch L.GetTop() {
+			case 0:
+				L.Push(glua.LNumber(s.rng.Float64()))
+			case 1:
+				m := L.CheckInt(1)
+				if m < 1 {
+					L.ArgError(1, "interval is empty")
+				}
+				L.Push(glua.LNumber(1 + s.rng.IntN(m)))
+			default:
+				lo, hi := L.CheckInt(1), L.CheckInt(2)
+				if lo > hi {
+					L.ArgError(2, "interval is empty")
+				}
+				L.Push(glua.LNumber(lo + s.rng.IntN(hi-lo+1)))
+			}
+			return 1
+		},
+		"randomseed": func(L *glua.LState) int {
+			seed := uint64(L.CheckInt64(1))
+			s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+			return 0
+		},
+	})
+}

@@ -1,0 +1,91 @@
+package lua
+
+import (
+	"sort"
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// openTable replaces table.concat (size-capped) and table.sort (stoppable)
+// and drops getn, which Lua 5.1 no longer has.
+func (s *State) openTable(tbl *glua.LTable) {
+	tbl.RawSetString("getn", glua.LNil)
+	s.register(tbl, map[string]glua.LGFunction{
+		"concat": s.tableConcat,
+		"sort":   s.tableSort,
+	})
+}
+
+func (s *State) tableConcat(L *glua.LState) int {
+	t := L.CheckTable(1)
+	sep := L.OptString(2, "")
+	i := L.OptInt(3, 1)
+	j := L.OptInt(4, t.Len())
+	var out strings.Builder
+	for k := i; k <= j; k++ {
+		v := t.RawGetInt(k)
+		switch v.(type) {
+		case glua.LString, glua.LNumber:
+		default:
+			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
+		}
+		str := glua.LVAsString(v)
+		s.checkSize(L, out.Len()+len(str)+len(sep))
+		out.WriteString(str)
+		if k < j {
+			out.WriteString(sep)
+		}
+		if k%4096 == 0 {
+			checkStop(L)
+		}
+	}
+	L.Push(glua.LString(out.String()))
+	return 1
+}
+
+// luaSorter sorts a table's array part with Lua's "<" or a comparator,
+// checking for the run's stop between comparisons.
+type luaSorter struct {
+	L      *glua.LState
+	values []glua.LValue
+	less   glua.LValue
+	calls  int
+}
+
+func (ls *luaSorter) Len() int      { return len(ls.values) }
+func (ls *luaSorter) Swap(i, j int) { ls.values[i], ls.values[j] = ls.values[j], ls.values[i] }
+func (ls *luaSorter) Less(i, j int) bool {
+	ls.calls++
+	if ls.calls%1024 == 0 {
+		checkStop(ls.L)
+	}
+	if ls.less == glua.LNil {
+		return ls.L.LessThan(ls.values[i], ls.values[j])
+	}
+	ls.L.Push(ls.less)
+	ls.L.Push(ls.values[i])
+	ls.L.Push(ls.values[j])
+	ls.L.Call(2, 1)
+	res := glua.LVAsBool(ls.L.Get(-1))
+	ls.L.Pop(1)
+	return res
+}
+
+func (s *State) tableSort(L *glua.LState) int {
+	t := L.CheckTable(1)
+	less := L.Get(2)
+	if less != glua.LNil {
+		L.CheckFunction(2)
+	}
+	n := t.Len()
+	sorter := &luaSorter{L: L, values: make([]glua.LValue, n), less: less}
+	for i := range n {
+		sorter.values[i] = t.RawGetInt(i + 1)
+	}
+	sort.Sort(sorter)
+	for i, v := range sorter.values {
+		t.RawSetInt(i+1, v)
+	}
+	return 0
+}

@@ -1,0 +1,180 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/execlua/execlua/lua"
+	glua "github.com/yuin/gopher-lua"
+)
+
+// pending is one submitted nested call. A call refused before it reaches
+// the host is born done.
+type pending struct {
+	call Call
+	done bool
+	out  Output
+	err  error
+}
+
+func (r *run) known(name string) bool {
+	_, ok := r.tools[name]
+	return ok
+}
+
+// submit converts a call's arguments and records the call. Arguments that
+// are not plain data are refused here, before anything reaches the host,
+// and do not count as a call. Everything else counts, refused or not.
+func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error) {
+	tool, known := r.tools[name]
+	schemaJSON := tool.InputSchema
+	if name == SearchName {
+		schemaJSON = r.req.SearchSchema
+	}
+	encoded, err := r.encodeArgs(L, name, schemaJSON, args)
+	if err != nil {
+		return 0, err
+	}
+	r.calls = append(r.calls, name)
+	if r.req.OnCall != nil {
+		r.req.OnCall(name)
+	}
+	r.nextID++
+	p := &pending{call: Call{Name: name, Args: encoded}}
+	r.pending[r.nextID] = p
+	switch {
+	case len(r.calls) > r.opts.MaxCalls:
+		p.done, p.err = true, &CallLimitError{Limit: r.opts.MaxCalls}
+	case name == SearchName:
+		p.done = true
+		if r.req.Search == nil {
+			p.err = fmt.Errorf("tools.%s is not available in this session", SearchName)
+			break
+		}
+		res, err := r.req.Search(encoded)
+		p.out, p.err = Output{Structured: res}, err
+	case !known:
+		p.done, p.err = true, &UnknownToolError{Name: name}
+	}
+	return r.nextID, nil
+}
+
+func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args glua.LValue) ([]byte, error) {
+	switch args.(type) {
+	case *glua.LNilType:
+		return []byte("{}"), nil
+	case *glua.LTable:
+	default:
+		return nil, fmt.Errorf("tools.%s expects one table of arguments (or nothing), got a %s", name, args.Type())
+	}
+	schema, ok := r.schemas[name]
+	if !ok {
+		// A schema that does not parse only loses the empty-array rule.
+		schema, _ = lua.ParseSchema(schemaJSON)
+		r.schemas[name] = schema
+	}
+	return lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+}
+
+// perform carries out the calls of one yield, concurrently, with the
+// budget clock stopped (the driver paused it). It returns early when the
+// caller's context ends or the nested-wait cap is reached; the run then
+// stops at its next instruction.
+func (r *run) perform(ids []int) {
+	var todo []*pending
+	for _, id := range ids {
+		if p := r.pending[id]; p != nil && !p.done {
+			todo = append(todo, p)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	var limit <-chan time.Time
+	if r.opts.MaxNestedWait > 0 {
+		timer := time.NewTimer(r.opts.MaxNestedWait - r.waited)
+		defer timer.Stop()
+		limit = timer.C
+	}
+	started := time.Now()
+	defer func() { r.waited += time.Since(started) }()
+
+	var wg sync.WaitGroup
+	results := make([]pending, len(todo))
+	for i, p := range todo {
+		wg.Go(func() {
+			defer func() {
+				if v := recover(); v != nil {
+					r.stop(fmt.Errorf("%w: the funnel panicked on %s: %v\n%s", ErrCrashed, p.call.Name, v, debug.Stack()))
+					results[i] = pending{err: ErrCrashed}
+				}
+			}()
+			out, err := r.req.Funnel.Call(ctx, p.call)
+			results[i] = pending{out: out, err: err}
+		})
+	}
+	all := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(all)
+	}()
+	select {
+	case <-all:
+		for i, p := range todo {
+			p.done, p.out, p.err = true, results[i].out, results[i].err
+		}
+	case <-ctx.Done():
+		r.stop(canceled(r.ctx))
+	case <-limit:
+		r.stop(&NestedWaitError{Limit: r.opts.MaxNestedWait})
+	}
+}
+
+// performNow is perform for a call made where no yield can reach the
+// driver: the VM is blocked in a Go frame, so the clock is stopped here.
+func (r *run) performNow(ids []int) {
+	r.clock.pause()
+	defer r.clock.start()
+	r.perform(ids)
+	if err := r.stopReason(); err != nil {
+		r.st.L.RaiseError("%s", err.Error())
+	}
+}
+
+// collect hands a performed call's output to the script: structured
+// content as a table when present, else the text blocks joined, else nil.
+func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
+	p := r.pending[id]
+	delete(r.pending, id)
+	if p == nil || !p.done {
+		return glua.LNil, fmt.Errorf("the call was not performed")
+	}
+	for _, img := range p.out.Images {
+		if len(r.images) < r.opts.MaxImages {
+			r.images = append(r.images, img)
+		} else {
+			r.dropped++
+		}
+	}
+	if p.err != nil {
+		r.callErrs = append(r.callErrs, p.err)
+		return glua.LNil, p.err
+	}
+	switch {
+	case len(p.out.Structured) > 0:
+		v, err := lua.FromJSON(L, p.out.Structured)
+		if err != nil {
+			return glua.LNil, fmt.Errorf("%s returned structured content that is not valid JSON", p.call.Name)
+		}
+		return v, nil
+	case len(p.out.Text) > 0:
+		return glua.LString(strings.Join(p.out.Text, "\n")), nil
+	}
+	return glua.LNil, nil
+}

@@ -1,0 +1,35 @@
+// Package sandbox runs one Lua script: a fresh state from package lua, a
+// driver that carries nested tool calls, the budget clock, the limits, and
+// the turning of every failure into an Outcome.
+//
+// The script runs as a coroutine. A call tools.name(args) converts args to
+// JSON (plain data only), records the call, and yields it to the driver;
+// the driver stops the budget clock, hands the call to the host's Funnel,
+// and resumes the script with the tool's output (structured content as a
+// table, else the text, else nil) or raises the tool's error at the call
+// site. tools.parallel gathers the calls of all its branches into one yield
+// and the driver performs them concurrently, so they share one waiting
+// window. Where a yield cannot cross a Go frame, the call is performed on
+// the spot, with the clock stopped all the same.
+//
+//	local issue = tools.mcp__github__get_issue{ number = 7 }
+//	local ok, err = pcall(tools.mcp__slack__post, { text = issue.title })
+//	local a, b = tools.parallel(
+//	  function() return tools.WebFetch{ url = "https://a.example" } end,
+//	  function() return tools.WebFetch{ url = "https://b.example" } end)
+//	print(#a, #b)
+//	return { posted = ok }
+//
+// The budget counts only the VM's own time. It is a context whose cause
+// says which limit ended the run; gopher-lua checks it before every
+// instruction, and the builtins that can run long (pattern matching,
+// table.sort, table.concat, JSON encoding) check it themselves. Cancelling
+// the caller's context ends the run promptly, nested calls in flight
+// included. Run never panics and never returns a Go error for script-level
+// failures: Outcome.Err carries a sentinel-wrapping error instead.
+//
+// The Funnel is the only way out of the sandbox. The driver consumes call
+// requests and produces call results through it and nothing else, which
+// keeps the core testable with a fake and leaves room to move the VM into a
+// worker process later.
+package sandbox

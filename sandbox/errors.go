@@ -1,0 +1,65 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Sentinels for the ways a run ends early; errors.Is works on Outcome.Err.
+var (
+	ErrBudgetExceeded     = errors.New("execution budget exceeded")
+	ErrCanceled           = errors.New("run canceled")
+	ErrCrashed            = errors.New("sandbox crashed")
+	ErrNestedWaitExceeded = errors.New("nested-call wait cap exceeded")
+	ErrCallLimit          = errors.New("nested call limit reached")
+	ErrUnknownTool        = errors.New("tool not in this session's catalogue")
+	ErrScript             = errors.New("script error")
+)
+
+// BudgetError ends a run whose script ran past its budget.
+type BudgetError struct{ Budget time.Duration }
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("the script ran over its execution budget (%v of script time; waiting for tool calls does not count) and was stopped; tool calls it completed still apply", e.Budget)
+}
+func (e *BudgetError) Unwrap() error { return ErrBudgetExceeded }
+
+// NestedWaitError ends a run that waited longer than MaxNestedWait.
+type NestedWaitError struct{ Limit time.Duration }
+
+func (e *NestedWaitError) Error() string {
+	return fmt.Sprintf("the script waited for tool calls longer than the cap of %v and was stopped; tool calls it completed still apply", e.Limit)
+}
+func (e *NestedWaitError) Unwrap() error { return ErrNestedWaitExceeded }
+
+// CallLimitError refuses one nested call beyond MaxCalls; the script can
+// catch it and go on.
+type CallLimitError struct{ Limit int }
+
+func (e *CallLimitError) Error() string {
+	return fmt.Sprintf("nested call limit reached: a script may make at most %d tool calls, so this call was not made", e.Limit)
+}
+func (e *CallLimitError) Unwrap() error { return ErrCallLimit }
+
+// UnknownToolError refuses a call to an mcp__ name outside the pool.
+type UnknownToolError struct{ Name string }
+
+func (e *UnknownToolError) Error() string {
+	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.ToolSearch{ query = \"...\" }", e.Name)
+}
+func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
+
+// ScriptError is a script that failed on its own: a syntax error, an
+// uncaught error() or a refused nested call it did not catch. Cause is the
+// nested call's error when the message came from one.
+type ScriptError struct {
+	Message string
+	Cause   error
+}
+
+func (e *ScriptError) Error() string { return e.Message }
+
+// Is makes errors.Is(err, ErrScript) hold; Unwrap reaches the cause.
+func (e *ScriptError) Is(target error) bool { return target == ErrScript }
+func (e *ScriptError) Unwrap() error        { return e.Cause }

@@ -1,0 +1,65 @@
+package sandbox
+
+import "time"
+
+// Options are the limits of a run. The zero value of each field gives the
+// contract's default; none of them is ever shown to the model.
+type Options struct {
+	// Budget is the script's own time: it counts only while the VM runs,
+	// never while a nested call is in flight (default 60 s).
+	Budget time.Duration
+	// MaxCalls is how many nested calls a run may make, ToolSearch
+	// included; calls beyond it are refused one by one (default 50).
+	MaxCalls int
+	// MaxLogChars cuts what print collects (default 8,000 characters).
+	MaxLogChars int
+	// MaxResultChars cuts the rendered return value (default 100,000
+	// characters); Outcome.ResultChars keeps the full length.
+	MaxResultChars int
+	// MaxImages caps the images kept from nested calls (default 4).
+	MaxImages int
+	// MaxNestedWait, when positive, caps the total time spent waiting for
+	// nested calls; past it the run ends (default: no cap).
+	MaxNestedWait time.Duration
+	// MaxScriptBytes bounds the script's source (default 256 KiB).
+	MaxScriptBytes int
+	// MaxStringBytes bounds any string the script builds (default 16 MiB).
+	MaxStringBytes int
+	// MaxCoroutines bounds the coroutines a run creates, parallel branches
+	// included (default 10,000).
+	MaxCoroutines int
+}
+
+// Defaults of Options, as the contract sets them.
+const (
+	DefaultBudget         = 60 * time.Second
+	DefaultMaxCalls       = 50
+	DefaultMaxLogChars    = 8000
+	DefaultMaxResultChars = 100_000
+	DefaultMaxImages      = 4
+	DefaultMaxScriptBytes = 256 << 10
+	DefaultMaxStringBytes = 16 << 20
+	DefaultMaxCoroutines  = 10_000
+)
+
+func (o *Options) withDefaults() Options {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	setDefault(&out.Budget, DefaultBudget)
+	setDefault(&out.MaxCalls, DefaultMaxCalls)
+	setDefault(&out.MaxLogChars, DefaultMaxLogChars)
+	setDefault(&out.MaxResultChars, DefaultMaxResultChars)
+	setDefault(&out.MaxImages, DefaultMaxImages)
+	setDefault(&out.MaxScriptBytes, DefaultMaxScriptBytes)
+	setDefault(&out.MaxStringBytes, DefaultMaxStringBytes)
+	setDefault(&out.MaxCoroutines, DefaultMaxCoroutines)
+	return out
+}
+
+func setDefault[T int | time.Duration](field *T, def T) {
+	if *field <= 0 {
+		*field = def
+	}
+}

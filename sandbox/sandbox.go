@@ -1,0 +1,321 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/execlua/execlua/lua"
+	glua "github.com/yuin/gopher-lua"
+)
+
+// Call is one nested call as the host's funnel receives it.
+type Call struct {
+	Name string
+	// Args is the script's argument table as a JSON object, field by field
+	// as written: no renaming, no defaults, no validation.
+	Args json.RawMessage
+}
+
+// Output is what a tool returned.
+type Output struct {
+	// Structured is the tool's structuredContent; nil when it sent none.
+	Structured json.RawMessage
+	// Text holds the tool's text blocks, in order.
+	Text   []string
+	Images []Image
+}
+
+// Image is one image block of a tool's output.
+type Image struct {
+	MIMEType string
+	// Data is the image, base64-encoded as MCP carries it.
+	Data string
+}
+
+// Funnel performs a nested call the way the host performs a direct one:
+// permission check, PreToolUse hook, execution, PostToolUse hook. An error
+// reaches the script as the call's error (catchable with pcall). It must
+// return promptly once ctx is cancelled.
+type Funnel interface {
+	Call(ctx context.Context, call Call) (Output, error)
+}
+
+// FunnelFunc adapts a function to Funnel.
+type FunnelFunc func(ctx context.Context, call Call) (Output, error)
+
+// Call calls f.
+func (f FunnelFunc) Call(ctx context.Context, call Call) (Output, error) { return f(ctx, call) }
+
+// SearchFunc answers tools.ToolSearch: it receives the script's argument
+// table as JSON and returns the result as JSON, or an error for the script.
+type SearchFunc func(args json.RawMessage) (json.RawMessage, error)
+
+// Tool is one member of the reachable set.
+type Tool struct {
+	Name        string
+	InputSchema json.RawMessage
+}
+
+// SearchName is the fixed entry of the tools table that ToolSearch answers.
+const SearchName = "ToolSearch"
+
+// Request is one script and what it may reach.
+type Request struct {
+	Code string
+	// Tools is the reachable set: the pool as it is at this run.
+	Tools  []Tool
+	Funnel Funnel
+	// Search answers tools.ToolSearch; nil makes it fail.
+	Search SearchFunc
+	// SearchSchema is ToolSearch's input schema, for argument encoding.
+	SearchSchema json.RawMessage
+	// OnCall, when set, is told the name of each nested call as it is made
+	// (refused ones included), for a live summary.
+	OnCall func(name string)
+}
+
+// Outcome is everything a run produced. Err is nil on success; a failed
+// run keeps what it printed and which calls it made.
+type Outcome struct {
+	// Result is the script's return value as the model should read it: one
+	// string verbatim, any other single value as JSON, several values as a
+	// JSON array, cut at MaxResultChars. HasResult is false when the script
+	// returned nothing; ResultChars is the full length in characters.
+	Result      string
+	HasResult   bool
+	ResultChars int
+	// Log is what the script printed, one line per print, cut at
+	// MaxLogChars; LogChars is how many characters were printed in all.
+	Log      string
+	LogChars int
+	// Calls names every nested call in order, repeats and refused calls
+	// included.
+	Calls []string
+	// Images are the images of nested calls' outputs, at most MaxImages;
+	// DroppedImages counts the rest.
+	Images        []Image
+	DroppedImages int
+	Err           error
+}
+
+// run is the state of one Run.
+type run struct {
+	opts    Options
+	req     Request
+	st      *lua.State
+	ctx     context.Context // the caller's
+	budget  context.Context // cancelled when the run must stop
+	stop    context.CancelCauseFunc
+	clock   *clock
+	tools   map[string]Tool
+	schemas map[string]*lua.Schema
+
+	pending  map[int]*pending
+	nextID   int
+	calls    []string
+	callErrs []error
+	waited   time.Duration
+
+	log      strings.Builder
+	logChars int
+	images   []Image
+	dropped  int
+}
+
+// Run executes one script in a fresh Lua state. It never panics and never
+// returns an error of its own: every failure is in Outcome.Err.
+func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
+	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx, pending: map[int]*pending{}}
+	defer func() {
+		if p := recover(); p != nil {
+			out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return r.outcome(canceled(ctx))
+	}
+	if len(req.Code) > r.opts.MaxScriptBytes {
+		return r.outcome(&ScriptError{Message: fmt.Sprintf("the script is %d bytes; the limit is %d", len(req.Code), r.opts.MaxScriptBytes)})
+	}
+	proto, err := lua.Compile(req.Code)
+	if err != nil {
+		return r.outcome(&ScriptError{Message: err.Error()})
+	}
+	r.tools = make(map[string]Tool, len(req.Tools))
+	for _, t := range req.Tools {
+		r.tools[t.Name] = t
+	}
+	r.schemas = map[string]*lua.Schema{}
+
+	r.budget, r.stop = context.WithCancelCause(ctx)
+	defer r.stop(nil)
+	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) })
+	defer r.clock.pause()
+
+	r.st = lua.New(&lua.Options{
+		MaxStringBytes: r.opts.MaxStringBytes,
+		MaxCoroutines:  r.opts.MaxCoroutines,
+		Print:          r.print,
+		OnCrash:        func(err error) { r.stop(fmt.Errorf("%w: %w", ErrCrashed, err)) },
+	})
+	defer r.st.Close()
+	// The context goes on before any coroutine exists: gopher-lua gives
+	// each new thread a child of its creator's context.
+	r.st.L.SetContext(r.budget)
+	r.st.InstallPrelude(lua.Host{
+		Known:   r.known,
+		Submit:  r.submit,
+		Perform: r.performNow,
+		Collect: r.collect,
+	})
+	fn := r.st.Load(proto)
+	th, _ := r.st.L.NewThread()
+	r.st.SetMain(th)
+	return r.outcome(r.drive(th, fn))
+}
+
+// drive resumes the script until it ends. Each yield that carries tool
+// calls is answered by performing them with the clock stopped.
+func (r *run) drive(th *glua.LState, fn *glua.LFunction) error {
+	var args []glua.LValue
+	for {
+		r.clock.start()
+		state, err, values := r.st.L.Resume(th, fn, args...)
+		r.clock.pause()
+		switch state {
+		case glua.ResumeOK:
+			return r.stopReason()
+		case glua.ResumeError:
+			if stop := r.stopReason(); stop != nil {
+				return stop
+			}
+			return r.scriptError(err)
+		}
+		args = nil
+		if len(values) > 0 && values[0] == r.st.Mark() {
+			ids := make([]int, 0, len(values)-1)
+			for _, v := range values[1:] {
+				ids = append(ids, int(glua.LVAsNumber(v)))
+			}
+			r.perform(ids)
+			continue
+		}
+		// The script yielded from its main chunk, which C Lua refuses; the
+		// prelude's yield turns this answer into that error.
+		args = []glua.LValue{r.st.YieldError()}
+	}
+}
+
+// stopReason is why the run was stopped from outside the VM, if it was.
+func (r *run) stopReason() error {
+	if r.budget.Err() == nil {
+		return nil
+	}
+	cause := context.Cause(r.budget)
+	if r.ctx.Err() != nil && !errors.Is(cause, ErrBudgetExceeded) && !errors.Is(cause, ErrCrashed) && !errors.Is(cause, ErrNestedWaitExceeded) {
+		return canceled(r.ctx)
+	}
+	return cause
+}
+
+func canceled(ctx context.Context) error {
+	return fmt.Errorf("%w: %w", ErrCanceled, context.Cause(ctx))
+}
+
+func (r *run) budgetError() error {
+	return &BudgetError{Budget: r.opts.Budget}
+}
+
+// scriptError turns the error a script ended with into a ScriptError,
+// linked to the nested call's Go error when the message came from one.
+func (r *run) scriptError(err error) error {
+	msg := err.Error()
+	var apiErr *glua.ApiError
+	if errors.As(err, &apiErr) {
+		if s, ok := apiErr.Object.(glua.LString); ok {
+			msg = string(s)
+		} else {
+			msg = r.st.Render(apiErr.Object)
+		}
+	}
+	se := &ScriptError{Message: msg}
+	for i := len(r.callErrs) - 1; i >= 0; i-- {
+		if strings.Contains(msg, r.callErrs[i].Error()) {
+			se.Cause = r.callErrs[i]
+			break
+		}
+	}
+	return se
+}
+
+func (r *run) outcome(err error) Outcome {
+	out := Outcome{
+		Log:           r.log.String(),
+		LogChars:      r.logChars,
+		Calls:         r.calls,
+		Images:        r.images,
+		DroppedImages: r.dropped,
+		Err:           err,
+	}
+	if err == nil && r.st != nil {
+		out.Result, out.HasResult = r.result()
+		out.ResultChars = utf8.RuneCountInString(out.Result)
+		out.Result = cutRunes(out.Result, r.opts.MaxResultChars)
+	}
+	return out
+}
+
+// result renders what the script returned.
+func (r *run) result() (string, bool) {
+	values, returned := r.st.Results()
+	if !returned || len(values) == 0 {
+		return "", false
+	}
+	if len(values) == 1 {
+		if s, ok := values[0].(glua.LString); ok {
+			return string(s), true
+		}
+		return r.st.Render(values[0]), true
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = r.st.Render(v)
+	}
+	return "[" + strings.Join(parts, ",") + "]", true
+}
+
+func (r *run) print(line string) {
+	n := utf8.RuneCountInString(line) + 1 // the newline between lines counts
+	if r.logChars > 0 {
+		line = "\n" + line
+	} else {
+		n--
+	}
+	room := r.opts.MaxLogChars - r.logChars
+	r.logChars += n
+	if room <= 0 {
+		return
+	}
+	r.log.WriteString(cutRunes(line, room))
+}
+
+// cutRunes returns the first n characters of s.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
