@@ -66,6 +66,10 @@ func (s *State) InstallPrelude(host Host) {
 			}
 			return resume(L)
 		},
+		"isgo": func(L *glua.LState) int {
+			L.Push(glua.LBool(L.CheckFunction(1).IsG))
+			return 1
+		},
 		"status":  orig("status"),
 		"running": orig("running"),
 		"yield": func(L *glua.LState) int {

@@ -14,6 +14,7 @@
 local MARK, YIELD_ERR, prim, G = ...
 local create, thread, resume, status, running = prim.create, prim.thread, prim.resume, prim.status, prim.running
 local yield, await, submit, collect, known = prim.yield, prim.await, prim.submit, prim.collect, prim.known
+local isgo = prim.isgo
 local select, type, error, unpack, setmetatable, sub = G.select, G.type, G.error, G.unpack, G.setmetatable, G.string.sub
 
 local function pack(...)
@@ -52,15 +53,21 @@ local function finish(co, ...)
 	end
 end
 
-local function protected(f, ...)
-	if type(f) ~= "function" then
-		-- Let the call raise inside, as calling a non-function would.
-		local value = f
-		f = function(...)
-			return value(...)
-		end
+-- runnable returns a Lua function a coroutine can start with: gopher-lua
+-- cannot start a coroutine on a Go function, and calling a non-function
+-- must raise inside, as it would in C Lua.
+local function runnable(f)
+	if type(f) == "function" and not isgo(f) then
+		return f
 	end
-	local co = thread(f)
+	return function(...)
+		local r = pack(f(...))
+		return unpack(r, 1, r.n)
+	end
+end
+
+local function protected(f, ...)
+	local co = thread(runnable(f))
 	owner[co] = running()
 	local r = finish(co, ...)
 	owner[co] = nil
@@ -88,7 +95,7 @@ local co_create = function(f)
 	if type(f) ~= "function" then
 		error("bad argument #1 to 'create' (function expected, got " .. type(f) .. ")", 2)
 	end
-	return create(f)
+	return create(runnable(f))
 end
 
 local co_resume = function(co, ...)
@@ -175,7 +182,7 @@ local function parallel(...)
 	local failed, first_err = false, nil
 	local me = running()
 	for i = 1, fns.n do
-		cos[i] = create(fns[i])
+		cos[i] = create(runnable(fns[i]))
 		owner[cos[i]] = me
 		waiting[i] = true
 	end

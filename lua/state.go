@@ -16,7 +16,9 @@ type Options struct {
 	// may build (default 16 MiB).
 	MaxStringBytes int
 	// MaxCoroutines is how many coroutines a script may create in one run,
-	// tools.parallel branches included (default 10,000).
+	// tools.parallel branches included (default 2,000). Each costs gopher-lua
+	// a whole thread state (about 10 KB), so this bounds what a script can
+	// hold on to.
 	MaxCoroutines int
 	// Print receives each line the script prints. Nil discards them.
 	Print func(line string)
@@ -27,7 +29,7 @@ type Options struct {
 
 const (
 	defaultMaxStringBytes = 16 << 20
-	defaultMaxCoroutines  = 10_000
+	defaultMaxCoroutines  = 2000
 	// maxResults bounds how many values unpack and string.byte push, as
 	// C Lua does, so that they cannot grow a thread's stack without end.
 	maxResults = 8000

@@ -26,7 +26,7 @@ type Options struct {
 	// MaxStringBytes bounds any string the script builds (default 16 MiB).
 	MaxStringBytes int
 	// MaxCoroutines bounds the coroutines a run creates, parallel branches
-	// included (default 10,000).
+	// included (default 2,000).
 	MaxCoroutines int
 }
 
@@ -39,7 +39,7 @@ const (
 	DefaultMaxImages      = 4
 	DefaultMaxScriptBytes = 256 << 10
 	DefaultMaxStringBytes = 16 << 20
-	DefaultMaxCoroutines  = 10_000
+	DefaultMaxCoroutines  = 2000
 )
 
 func (o *Options) withDefaults() Options {
