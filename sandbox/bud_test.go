@@ -144,7 +144,9 @@ func TestBUD6_CallLimitRefusesOnlyThatCall(t *testing.T) {
 		local ok, err = pcall(tools.t, {})
 		local ok2 = pcall(tools.t, {})
 		return { ok, err, ok2 }`)
-	req.Search = func(json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{"matches":[],"total":0}`), nil }
+	req.Search = func(json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"matches":[],"total":0}`), nil
+	}
 	out := Run(context.Background(), req, &Options{MaxCalls: 3})
 	if out.Err != nil {
 		t.Fatal(out.Err)
