@@ -6,14 +6,15 @@ import "time"
 // and calls expire once the budget is spent. It is used from the run's
 // goroutine only; expire runs on a timer goroutine and must only cancel.
 type clock struct {
+	memory    *memoryGuard
 	remaining time.Duration
 	started   time.Time
 	running   bool
 	timer     *time.Timer
 }
 
-func newClock(budget time.Duration, expire func()) *clock {
-	c := &clock{remaining: budget, timer: time.AfterFunc(budget, expire)}
+func newClock(budget time.Duration, expire func(), memory *memoryGuard) *clock {
+	c := &clock{remaining: budget, timer: time.AfterFunc(budget, expire), memory: memory}
 	c.timer.Stop()
 	return c
 }
@@ -25,6 +26,7 @@ func (c *clock) start() {
 	c.running = true
 	c.started = time.Now()
 	c.timer.Reset(max(c.remaining, 0))
+	c.memory.start()
 }
 
 func (c *clock) pause() {
@@ -33,5 +35,6 @@ func (c *clock) pause() {
 	}
 	c.running = false
 	c.timer.Stop()
+	c.memory.pause()
 	c.remaining -= time.Since(c.started)
 }

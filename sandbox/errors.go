@@ -12,6 +12,7 @@ var (
 	ErrCanceled           = errors.New("run canceled")
 	ErrCrashed            = errors.New("sandbox crashed")
 	ErrNestedWaitExceeded = errors.New("nested-call wait cap exceeded")
+	ErrMemoryExceeded     = errors.New("memory limit exceeded")
 	ErrCallLimit          = errors.New("nested call limit reached")
 	ErrUnknownTool        = errors.New("tool not in this session's catalogue")
 	ErrScript             = errors.New("script error")
@@ -32,6 +33,14 @@ func (e *NestedWaitError) Error() string {
 	return fmt.Sprintf("the script waited for tool calls longer than the cap of %v and was stopped; tool calls it completed still apply", e.Limit)
 }
 func (e *NestedWaitError) Unwrap() error { return ErrNestedWaitExceeded }
+
+// MemoryError ends a run whose script grew the heap past MaxMemory.
+type MemoryError struct{ Limit int }
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("the script used more than %d MiB of memory and was stopped; tool calls it completed still apply", e.Limit>>20)
+}
+func (e *MemoryError) Unwrap() error { return ErrMemoryExceeded }
 
 // CallLimitError refuses one nested call beyond MaxCalls; the script can
 // catch it and go on.

@@ -25,6 +25,9 @@ type Options struct {
 	MaxScriptBytes int
 	// MaxStringBytes bounds any string the script builds (default 16 MiB).
 	MaxStringBytes int
+	// MaxMemory stops a run whose script grows the process's live heap by
+	// more than this many bytes (default 256 MiB).
+	MaxMemory int
 	// MaxCoroutines bounds the coroutines a run creates, parallel branches
 	// included (default 2,000).
 	MaxCoroutines int
@@ -40,6 +43,7 @@ const (
 	DefaultMaxScriptBytes = 256 << 10
 	DefaultMaxStringBytes = 16 << 20
 	DefaultMaxCoroutines  = 2000
+	DefaultMaxMemory      = 256 << 20
 )
 
 func (o *Options) withDefaults() Options {
@@ -55,6 +59,7 @@ func (o *Options) withDefaults() Options {
 	setDefault(&out.MaxScriptBytes, DefaultMaxScriptBytes)
 	setDefault(&out.MaxStringBytes, DefaultMaxStringBytes)
 	setDefault(&out.MaxCoroutines, DefaultMaxCoroutines)
+	setDefault(&out.MaxMemory, DefaultMaxMemory)
 	return out
 }
 

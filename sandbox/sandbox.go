@@ -155,7 +155,8 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
-	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) })
+	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
+	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
 	defer r.clock.pause()
 
 	r.st = lua.New(&lua.Options{
@@ -218,7 +219,7 @@ func (r *run) stopReason() error {
 		return nil
 	}
 	cause := context.Cause(r.budget)
-	if r.ctx.Err() != nil && !errors.Is(cause, ErrBudgetExceeded) && !errors.Is(cause, ErrCrashed) && !errors.Is(cause, ErrNestedWaitExceeded) {
+	if r.ctx.Err() != nil && errors.Is(cause, context.Canceled) {
 		return canceled(r.ctx)
 	}
 	return cause

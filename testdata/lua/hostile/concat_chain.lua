@@ -1,0 +1,3 @@
+-- expect: error resulting string too large
+local s = ("x"):rep(2^23)
+return #(s .. s .. s .. s)

@@ -1,0 +1,2 @@
+-- expect: error resulting string too large
+error(("x"):rep(2^25))

@@ -1,0 +1,2 @@
+-- expect: error getfenv is not available
+return getfenv(print)

@@ -1,0 +1,2 @@
+-- expect: error load is not available
+return load("return os")()

@@ -1,0 +1,2 @@
+-- expect: error invalid option
+return string.format("%T %p %v", 1, {}, print)

@@ -1,0 +1,3 @@
+-- expect: error stack overflow
+local function f() return 1 + f() end
+f()

@@ -1,0 +1,2 @@
+-- expect: budget
+return string.find(("a"):rep(100), ".-.-.-.-.-.-b")

@@ -1,0 +1,2 @@
+-- expect: budget
+return string.match(("a"):rep(1e6), "(.-)*b")

@@ -1,0 +1,3 @@
+-- expect: budget
+local line = ("x"):rep(1e5)
+while true do print(line) end

@@ -1,0 +1,2 @@
+-- expect: error resulting string too large
+return #("ab"):rep(2^31)

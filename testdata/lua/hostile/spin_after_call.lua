@@ -1,0 +1,3 @@
+-- expect: budget
+tools.echo{}
+while true do end

@@ -1,0 +1,2 @@
+-- expect: budget
+("abc"):gsub(".", function() while true do end end)

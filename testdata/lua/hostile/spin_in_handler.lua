@@ -1,0 +1,2 @@
+-- expect: budget
+xpcall(function() error("x") end, function() while true do end end)

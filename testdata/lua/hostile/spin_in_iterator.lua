@@ -1,0 +1,2 @@
+-- expect: budget
+for _ in function() while true do end end do end

@@ -1,0 +1,2 @@
+-- expect: budget
+tools.parallel(function() return tools.echo{} end, function() while true do end end)

@@ -1,0 +1,2 @@
+-- expect: budget
+while true do pcall(function() while true do end end) end

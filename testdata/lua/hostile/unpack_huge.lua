@@ -1,0 +1,2 @@
+-- expect: error too many results
+return select("#", unpack({}, 1, 1e9))

@@ -1,0 +1,2 @@
+-- expect: error attempt to yield from outside a coroutine
+coroutine.yield("escape")

@@ -1,0 +1,2 @@
+-- log: visible	{"a":[1,2]}
+print("visible", { a = { 1, 2 } })
