@@ -148,6 +148,40 @@ const (
 	fnThreadRun   = "github.com/yuin/gopher-lua.threadRun"
 )
 
+type frameKind uint8
+
+const (
+	frameOther frameKind = iota
+	frameMainLoop
+	frameThreadRun
+)
+
+// frameKinds caches what each return address on the stack belongs to;
+// the set of addresses is small and fixed by the binary.
+var frameKinds sync.Map // uintptr -> frameKind
+
+func kindOf(pc uintptr) frameKind {
+	if k, ok := frameKinds.Load(pc); ok {
+		return k.(frameKind)
+	}
+	k := frameOther
+	if fn := runtime.FuncForPC(pc - 1); fn != nil {
+		switch fn.Name() {
+		case fnMainLoop, fnMainLoopCtx:
+			k = frameMainLoop
+		case fnThreadRun:
+			k = frameThreadRun
+		}
+	}
+	frameKinds.Store(pc, k)
+	return k
+}
+
+// maxYieldFrames is more than the Go frames between a primitive and its
+// thread's start when nothing is nested (about six); a nested main loop
+// adds more than that, so a deeper stack is never yieldable.
+const maxYieldFrames = 16
+
 // canYield reports whether a Go function called from Lua may yield now.
 // gopher-lua implements a yield by unwinding to the thread's main loop; if
 // another main loop is nested in between (Lua code called back from Go:
@@ -157,23 +191,19 @@ const (
 // safe when exactly one main loop runs between here and the thread's
 // start.
 func canYield() bool {
-	var pcs [48]uintptr
+	var pcs [maxYieldFrames]uintptr
 	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
 	loops := 0
-	for {
-		f, more := frames.Next()
-		switch {
-		case f.Function == fnMainLoop || f.Function == fnMainLoopCtx:
+	for _, pc := range pcs[:n] {
+		switch kindOf(pc) {
+		case frameMainLoop:
 			loops++
 			if loops > 1 {
 				return false
 			}
-		case f.Function == fnThreadRun:
+		case frameThreadRun:
 			return loops == 1
 		}
-		if !more {
-			return false
-		}
 	}
+	return false
 }

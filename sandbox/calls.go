@@ -1,11 +1,9 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/execlua/execlua/lua"
@@ -81,9 +79,10 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 }
 
 // perform carries out the calls of one yield, concurrently, with the
-// budget clock stopped (the driver paused it). It returns early when the
-// caller's context ends or the nested-wait cap is reached; the run then
-// stops at its next instruction.
+// budget clock stopped (the driver paused it). Calls get the run's own
+// context, so they are cancelled whenever the run stops. perform returns
+// early when the run is stopped (the caller cancelled, a crash) or the
+// nested-wait cap is reached; the VM then fails at its next instruction.
 func (r *run) perform(ids []int) {
 	var todo []*pending
 	for _, id := range ids {
@@ -94,8 +93,6 @@ func (r *run) perform(ids []int) {
 	if len(todo) == 0 {
 		return
 	}
-	ctx, cancel := context.WithCancel(r.ctx)
-	defer cancel()
 	var limit <-chan time.Time
 	if r.opts.MaxNestedWait > 0 {
 		timer := time.NewTimer(r.opts.MaxNestedWait - r.waited)
@@ -105,34 +102,31 @@ func (r *run) perform(ids []int) {
 	started := time.Now()
 	defer func() { r.waited += time.Since(started) }()
 
-	var wg sync.WaitGroup
 	results := make([]pending, len(todo))
+	finished := make(chan struct{}, len(todo))
 	for i, p := range todo {
-		wg.Go(func() {
+		go func() {
 			defer func() {
 				if v := recover(); v != nil {
 					r.stop(fmt.Errorf("%w: the funnel panicked on %s: %v\n%s", ErrCrashed, p.call.Name, v, debug.Stack()))
-					results[i] = pending{err: ErrCrashed}
 				}
+				finished <- struct{}{}
 			}()
-			out, err := r.req.Funnel.Call(ctx, p.call)
-			results[i] = pending{out: out, err: err}
-		})
+			results[i].out, results[i].err = r.req.Funnel.Call(r.budget, p.call)
+		}()
 	}
-	all := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(all)
-	}()
-	select {
-	case <-all:
-		for i, p := range todo {
-			p.done, p.out, p.err = true, results[i].out, results[i].err
+	for range todo {
+		select {
+		case <-finished:
+		case <-r.budget.Done():
+			return
+		case <-limit:
+			r.stop(&NestedWaitError{Limit: r.opts.MaxNestedWait})
+			return
 		}
-	case <-ctx.Done():
-		r.stop(canceled(r.ctx))
-	case <-limit:
-		r.stop(&NestedWaitError{Limit: r.opts.MaxNestedWait})
+	}
+	for i, p := range todo {
+		p.done, p.out, p.err = true, results[i].out, results[i].err
 	}
 }
 

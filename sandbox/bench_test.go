@@ -1,0 +1,91 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// A cold run: fresh state, environment, prelude, compile, run, close.
+func BenchmarkColdRun(b *testing.B) {
+	f := newFunnel(nil)
+	req := f.request(`return 1`)
+	for b.Loop() {
+		if out := Run(context.Background(), req, nil); out.Err != nil {
+			b.Fatal(out.Err)
+		}
+	}
+}
+
+// One nested call round trip: yield to the driver, funnel, resume.
+// Reported per call, the run's own cost taken out by the 1-call baseline.
+func BenchmarkNestedCall(b *testing.B) {
+	// A funnel that does nothing, so only the sandbox's own cost shows.
+	answer := Output{Structured: []byte(`{"ok":true}`)}
+	req := Request{
+		Code:   `for i = 1, 40 do tools.t{ i = i } end`,
+		Tools:  []Tool{{Name: "t"}},
+		Funnel: FunnelFunc(func(context.Context, Call) (Output, error) { return answer, nil }),
+	}
+	opts := &Options{MaxCalls: 1000}
+	for b.Loop() {
+		if out := Run(context.Background(), req, opts); out.Err != nil {
+			b.Fatal(out.Err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/40, "ns/call")
+}
+
+// tools.parallel with 100 branches, one call each, all in flight at once.
+func BenchmarkParallel100(b *testing.B) {
+	f := newFunnel(map[string]toolFunc{"t": structured(`{"ok":true}`)})
+	var branches []string
+	for i := range 100 {
+		branches = append(branches, fmt.Sprintf("function() return tools.t{ i = %d } end", i))
+	}
+	req := f.request("return select('#', tools.parallel(" + strings.Join(branches, ",") + "))")
+	opts := &Options{MaxCalls: 1000}
+	for b.Loop() {
+		if out := Run(context.Background(), req, opts); out.Err != nil || out.Result != "100" {
+			b.Fatal(out.Err, out.Result)
+		}
+	}
+}
+
+// The cost of checking the budget before every instruction: a tight loop
+// in the sandbox against the same loop in a bare gopher-lua state.
+const loop = `local n = 0 for i = 1, 1e6 do n = n + i % 7 end return n`
+
+func BenchmarkLoopSandbox(b *testing.B) {
+	req := newFunnel(nil).request(loop)
+	for b.Loop() {
+		if out := Run(context.Background(), req, nil); out.Err != nil {
+			b.Fatal(out.Err)
+		}
+	}
+}
+
+func BenchmarkLoopBareGopherLua(b *testing.B) {
+	for b.Loop() {
+		L := glua.NewState()
+		if err := L.DoString(loop); err != nil {
+			b.Fatal(err)
+		}
+		L.Close()
+	}
+}
+
+// pcall runs its function as a coroutine so nested calls can cross it;
+// this is what that costs per pcall.
+func BenchmarkPcall(b *testing.B) {
+	req := newFunnel(nil).request(`for i = 1, 1000 do pcall(type, i) end`)
+	for b.Loop() {
+		if out := Run(context.Background(), req, nil); out.Err != nil {
+			b.Fatal(out.Err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/pcall")
+}
