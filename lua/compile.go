@@ -12,13 +12,16 @@ import (
 // ChunkName is the name scripts carry in error positions ("script:3: ...").
 const ChunkName = "script"
 
-// Hidden locals the compiler adds around every script. Their names are not
-// Lua identifiers, so no script can name, shadow or reassign them.
+// Hidden locals the compiler adds at the top of every script. Their names
+// are not Lua identifiers, so no script can name, shadow or reassign them.
+var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)"}
+
 const (
-	hiddenConcat  = "(concat)"
-	hiddenRemoved = "(removed)"
-	hiddenTool    = "(tool)"
-	hiddenResult  = "(result)"
+	hiddenConcat = iota
+	hiddenRemoved
+	hiddenTool
+	hiddenResult
+	hiddenNone
 )
 
 // Compile parses a script and rewrites what gopher-lua gives no hook for:
@@ -28,10 +31,13 @@ const (
 //   - calling or indexing a removed global (require(...), os.time()) fails
 //     with a plain-words error instead of "attempt to call a non-function
 //     object" (ISO-3), while the name itself still reads as nil (ISO-1);
-//   - tools.name(...) on an unknown name says which field was nil.
+//   - tools.name(...) on an unknown name says which field was nil;
+//   - a top-level return hands its values to (result), which keeps their
+//     exact number (a coroutine's own return reports "no values" as one
+//     nil), and a top-level ... is empty, as in a chunk run without
+//     arguments.
 //
-// The script becomes the body of a vararg function nested in a wrapper
-// chunk that receives the hidden functions; Load supplies them.
+// The hidden functions arrive as the chunk's arguments; Load supplies them.
 func Compile(code string) (*glua.FunctionProto, error) {
 	chunk, err := parse.Parse(strings.NewReader(code), ChunkName)
 	if err != nil {
@@ -39,23 +45,8 @@ func Compile(code string) (*glua.FunctionProto, error) {
 	}
 	r := &rewriter{}
 	r.block(chunk)
-	// The wrapper returns function() (result)((function(...) <script> end)()) end.
-	// (result) keeps the exact number of
-	// values the script returned, which a coroutine's own return cannot
-	// (gopher-lua reports "no values" as one nil).
-	body := &ast.FunctionExpr{ParList: &ast.ParList{HasVargs: true}, Stmts: chunk}
-	keep := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: hiddenResult}, Args: []ast.Expr{&ast.FuncCallExpr{Func: body}}}
-	wrapper := []ast.Stmt{
-		&ast.LocalAssignStmt{
-			Names: []string{hiddenConcat, hiddenRemoved, hiddenTool, hiddenResult},
-			Exprs: []ast.Expr{&ast.Comma3Expr{}},
-		},
-		&ast.ReturnStmt{Exprs: []ast.Expr{&ast.FunctionExpr{
-			ParList: &ast.ParList{},
-			Stmts:   []ast.Stmt{&ast.FuncCallStmt{Expr: keep}},
-		}}},
-	}
-	proto, err := glua.Compile(wrapper, ChunkName)
+	wrapped := append([]ast.Stmt{&ast.LocalAssignStmt{Names: hidden, Exprs: []ast.Expr{&ast.Comma3Expr{}}}}, chunk...)
+	proto, err := glua.Compile(wrapped, ChunkName)
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
@@ -66,6 +57,9 @@ func Compile(code string) (*glua.FunctionProto, error) {
 // a script's own local named like a removed global is left alone.
 type rewriter struct {
 	scopes []map[string]bool
+	// depth is how many function bodies enclose the current node; 0 is
+	// the script's top level.
+	depth int
 }
 
 func (r *rewriter) push(names ...string) {
@@ -164,14 +158,19 @@ func (r *rewriter) stmt(s ast.Stmt) {
 		r.function(s.Func)
 	case *ast.ReturnStmt:
 		r.exprs(s.Exprs)
+		if r.depth == 0 {
+			s.Exprs = []ast.Expr{hiddenCall(s, hiddenResult, s.Exprs...)}
+		}
 	}
 }
 
 func (r *rewriter) function(f *ast.FunctionExpr) {
+	r.depth++
 	r.push(f.ParList.Names...)
 	r.declare("self")
 	r.stmts(f.Stmts)
 	r.pop()
+	r.depth--
 }
 
 func (r *rewriter) expr(e ast.Expr) ast.Expr {
@@ -210,6 +209,12 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		r.function(e)
 	case *ast.StringConcatOpExpr:
 		return r.concat(e)
+	case *ast.Comma3Expr:
+		if r.depth == 0 {
+			call := hiddenCall(e, hiddenNone).(*ast.FuncCallExpr)
+			call.AdjustRet = e.AdjustRet
+			return call
+		}
 	}
 	return e
 }
@@ -259,8 +264,9 @@ func (r *rewriter) removed(name string) bool {
 	return ok && r.isGlobal(name)
 }
 
-func hiddenCall(at ast.PositionHolder, name string, args ...ast.Expr) ast.Expr {
-	fn := &ast.IdentExpr{Value: name}
+// hiddenCall calls hidden function i with args, adjusted to one value.
+func hiddenCall(at ast.PositionHolder, i int, args ...ast.Expr) ast.Expr {
+	fn := &ast.IdentExpr{Value: hidden[i]}
 	fn.SetLine(at.Line())
 	fn.SetLastLine(at.LastLine())
 	call := &ast.FuncCallExpr{Func: fn, Args: args, AdjustRet: true}
@@ -276,27 +282,25 @@ func str(at ast.PositionHolder, s string) ast.Expr {
 	return e
 }
 
-// Load instantiates a compiled script in this state, binding the hidden
-// functions, and returns the function to run.
-func (s *State) Load(proto *glua.FunctionProto) *glua.LFunction {
+// Load instantiates a compiled script in this state and returns the
+// function to run and the arguments to start it with (the hidden
+// functions).
+func (s *State) Load(proto *glua.FunctionProto) (*glua.LFunction, []glua.LValue) {
 	L := s.L
-	wrapper := L.NewFunctionFromProto(proto)
-	L.Push(wrapper)
-	L.Push(L.NewFunction(s.guard("..", s.concatValues)))
-	L.Push(L.NewFunction(s.removedError))
-	L.Push(s.toolGuard)
-	L.Push(L.NewFunction(func(L *glua.LState) int {
+	args := make([]glua.LValue, len(hidden))
+	args[hiddenConcat] = L.NewFunction(s.guard("..", s.concatValues))
+	args[hiddenRemoved] = L.NewFunction(s.removedError)
+	args[hiddenTool] = s.toolGuard
+	args[hiddenResult] = L.NewFunction(func(L *glua.LState) int {
 		s.results = make([]glua.LValue, L.GetTop())
 		for i := range s.results {
 			s.results[i] = L.Get(i + 1)
 		}
 		s.returned = true
 		return 0
-	}))
-	L.Call(4, 1)
-	fn := L.Get(-1).(*glua.LFunction)
-	L.Pop(1)
-	return fn
+	})
+	args[hiddenNone] = L.NewFunction(func(*glua.LState) int { return 0 })
+	return L.NewFunctionFromProto(proto), args
 }
 
 func (s *State) removedError(L *glua.LState) int {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	glua "github.com/yuin/gopher-lua"
 )
@@ -145,43 +146,59 @@ var removedGlobals = map[string]string{
 // baseAllowlist is what the script keeps of gopher-lua's base library; the
 // rest of it is replaced or dropped.
 var baseAllowlist = []string{
-	"assert", "next", "rawequal", "rawget", "rawset", "select",
-	"tonumber", "type",
+	"assert", "next", "rawequal", "rawget", "rawset", "select", "tonumber", "type",
 }
+
+// libraries are the gopher-lua libraries a script gets, read once from a
+// template state: their Go functions and constants, by library and name.
+// Every state then builds its own function values from them, which is much
+// cheaper than opening the libraries and deleting what is not allowed, and
+// nothing gopher-lua adds to a library can slip through unnoticed.
+var libraries = sync.OnceValue(func() map[string]map[string]glua.LValue {
+	L := glua.NewState()
+	defer L.Close()
+	allowed := map[string]bool{}
+	for _, name := range baseAllowlist {
+		allowed[name] = true
+	}
+	libs := map[string]map[string]glua.LValue{"_G": {}}
+	L.G.Global.ForEach(func(k, v glua.LValue) {
+		if allowed[k.String()] {
+			libs["_G"][k.String()] = v
+		}
+	})
+	for _, lib := range []string{"string", "table", "math", "coroutine"} {
+		libs[lib] = map[string]glua.LValue{}
+		L.GetGlobal(lib).(*glua.LTable).ForEach(func(k, v glua.LValue) {
+			libs[lib][k.String()] = v
+		})
+	}
+	return libs
+})
+
+// dropped are library members the script must not have.
+var dropped = map[string]bool{"dump": true, "gfind": true, "__index": true, "getn": true}
 
 func (s *State) openLibs() {
 	L := s.L
-	// Open the libraries into the real globals, then rebuild the globals
-	// from an allowlist, so that nothing gopher-lua adds slips through.
-	for _, lib := range []struct {
-		name string
-		open glua.LGFunction
-	}{
-		{glua.BaseLibName, glua.OpenBase},
-		{glua.StringLibName, glua.OpenString},
-		{glua.TabLibName, glua.OpenTable},
-		{glua.MathLibName, glua.OpenMath},
-		{glua.CoroutineLibName, glua.OpenCoroutine},
-	} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(glua.LString(lib.name))
-		L.Call(1, 0)
-	}
 	globals := L.G.Global
-	keep := map[string]glua.LValue{}
-	for _, name := range baseAllowlist {
-		keep[name] = globals.RawGetString(name)
+	for lib, members := range libraries() {
+		t := globals
+		if lib != "_G" {
+			t = L.CreateTable(0, len(members))
+			globals.RawSetString(lib, t)
+		}
+		for name, v := range members {
+			if dropped[name] {
+				continue
+			}
+			if fn, ok := v.(*glua.LFunction); ok {
+				v = L.NewFunction(fn.GFunction)
+			}
+			t.RawSetString(name, v)
+		}
 	}
-	for _, lib := range []string{"string", "table", "math", "coroutine"} {
-		keep[lib] = globals.RawGetString(lib)
-	}
-	for _, k := range tableKeys(globals) {
-		globals.RawSet(k, glua.LNil)
-	}
-	for name, v := range keep {
-		globals.RawSetString(name, v)
-	}
-	s.next = keep["next"]
+	s.next = globals.RawGetString("next")
 	globals.RawSetString("_G", globals)
 	globals.RawSetString("_VERSION", glua.LString(glua.LuaVersion))
 
@@ -198,21 +215,6 @@ func (s *State) openLibs() {
 	s.openString(globals.RawGetString("string").(*glua.LTable))
 	s.openTable(globals.RawGetString("table").(*glua.LTable))
 	s.openMath(globals.RawGetString("math").(*glua.LTable))
-
-	// The registry's loaded-modules table still points at the original
-	// library tables; nothing in the script can reach it, but clear it so
-	// no later change can either.
-	if loaded, ok := L.GetField(L.Get(glua.RegistryIndex), "_LOADED").(*glua.LTable); ok {
-		for _, k := range tableKeys(loaded) {
-			loaded.RawSet(k, glua.LNil)
-		}
-	}
-}
-
-func tableKeys(t *glua.LTable) []glua.LValue {
-	var keys []glua.LValue
-	t.ForEach(func(k, _ glua.LValue) { keys = append(keys, k) })
-	return keys
 }
 
 // register sets Go functions on t, each guarded against Go panics.

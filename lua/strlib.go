@@ -10,12 +10,9 @@ import (
 )
 
 // openString replaces the parts of gopher-lua's string library that could
-// run unbounded, leak Go values or reach the host, and gives strings a
-// metatable of their own so the string table is not their metatable.
+// run unbounded or leak Go values, and gives strings a metatable of their
+// own so the string table is not their metatable.
 func (s *State) openString(str *glua.LTable) {
-	for _, name := range []string{"dump", "gfind", "__index"} {
-		str.RawSetString(name, glua.LNil)
-	}
 	s.register(str, map[string]glua.LGFunction{
 		"rep":    s.strRep,
 		"format": s.strFormat,

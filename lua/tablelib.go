@@ -7,10 +7,8 @@ import (
 	glua "github.com/yuin/gopher-lua"
 )
 
-// openTable replaces table.concat (size-capped) and table.sort (stoppable)
-// and drops getn, which Lua 5.1 no longer has.
+// openTable replaces table.concat (size-capped) and table.sort (stoppable).
 func (s *State) openTable(tbl *glua.LTable) {
-	tbl.RawSetString("getn", glua.LNil)
 	s.register(tbl, map[string]glua.LGFunction{
 		"concat": s.tableConcat,
 		"sort":   s.tableSort,

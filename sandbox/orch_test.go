@@ -160,6 +160,8 @@ func TestORCH7_ReturnValues(t *testing.T) {
 		`return 0.5`:                       "0.5",
 		`return {}`:                        "{}",
 		`return print`:                     `"<function>"`,
+		`return select("#", ...)`:          "0",
+		`if true then return "early" end return "late"`: "early",
 	} {
 		mustResult(t, f, code, want)
 	}

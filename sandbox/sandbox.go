@@ -175,16 +175,15 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 		Perform: r.performNow,
 		Collect: r.collect,
 	})
-	fn := r.st.Load(proto)
+	fn, args := r.st.Load(proto)
 	th, _ := r.st.L.NewThread()
 	r.st.SetMain(th)
-	return r.outcome(r.drive(th, fn))
+	return r.outcome(r.drive(th, fn, args))
 }
 
 // drive resumes the script until it ends. Each yield that carries tool
 // calls is answered by performing them with the clock stopped.
-func (r *run) drive(th *glua.LState, fn *glua.LFunction) error {
-	var args []glua.LValue
+func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) error {
 	for {
 		r.clock.start()
 		state, err, values := r.st.L.Resume(th, fn, args...)
