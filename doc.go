@@ -1,0 +1,45 @@
+// Package execlua gives an LLM agent one tool, Exec, in place of the
+// declarations of every rarely used tool. The model writes a short Lua
+// script that calls those tools through a tools table, looks their
+// parameters up with tools.ToolSearch, and gets one result back.
+//
+// The model. A host registers all its tools, builtins and MCP tools alike.
+// One deferral table (package pool) splits them into flat tools, declared
+// in tools[] as usual, and the pool, reachable only from scripts. tools[]
+// then holds Exec, whose description is a constant, and the flat tools: it
+// does not change when MCP servers come and go, so the prompt-cache prefix
+// survives. What the pool holds is said instead in a names-only isMeta
+// message appended to the conversation when the pool changes (package
+// announce). Nested calls go through the host's own funnel, with its
+// permission checks and hooks, so Exec widens nothing the model may do.
+//
+// A host keeps one Session per conversation:
+//
+//	s, err := execlua.New(funnel, &execlua.Options{Tools: builtins, Settings: settings})
+//	// servers connect or disconnect, settings reload:
+//	s.SetTools(append(builtins, mcpTools...))
+//	s.SetSettings(reloaded)
+//	// every model request:
+//	req := s.Request(history)          // history as []announce.Message
+//	if req.Announcement != nil {
+//		history = append(history, isMeta(req.Announcement.Text))
+//	}
+//	send(req.Tools, req.Guidance, history)
+//	// the model calls Exec:
+//	res := s.Run(ctx, toolUse.Input, showSummary)
+//	reply(res.Text, res.Images, res.IsError) // res.Summary and res.Calls stay with the host
+//
+// The funnel is the host's one way of performing a tool call (permission
+// check, PreToolUse hook, execution, PostToolUse hook), the same code a
+// flat call goes through. The state of a Session is the registry and the
+// settings; every change reassembles them, and each request and each run
+// reads the assembly current at that moment. Nothing is remembered of what
+// was announced: the conversation's markers are the only record.
+//
+// Run never panics and never returns a Go error: invalid input, a refused
+// Exec and every way a script can fail (an error, the budget, a
+// cancellation, a crash) come back as a Result with IsError set and plain
+// words for the model, keeping whatever the script printed. The limits of a
+// run are the host's (Options.Limits) and never appear in model-visible
+// text.
+package execlua

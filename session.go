@@ -1,0 +1,202 @@
+package execlua
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/execlua/execlua/announce"
+	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/sandbox"
+	"github.com/execlua/execlua/search"
+)
+
+// Options configure a Session. The zero value (and nil) is a session with no
+// tools yet, default settings (Exec on), no guidance, the sandbox's default
+// limits, an announcement channel, and no logging.
+type Options struct {
+	// Tools is the initial registry: builtins and the tools of the MCP
+	// servers connected so far. See Session.SetTools.
+	Tools []pool.Tool
+	// Settings are the initial settings. See Session.SetSettings.
+	Settings Settings
+	// Guidance are the system-prompt lines keyed by tool name; a request
+	// carries those whose tool is available, flat or in the pool (POOL-13).
+	Guidance []pool.Guidance
+	// Limits bound every Exec run; zero fields take the sandbox's defaults.
+	// They are never shown to the model.
+	Limits sandbox.Options
+	// NoChannel says the host cannot append isMeta messages to the
+	// conversation and read them back. Requests then never carry an
+	// announcement (BC-10).
+	NoChannel bool
+	// Logger receives one record per failed run; nil discards them.
+	Logger *slog.Logger
+}
+
+// Session is Exec for one conversation: it holds the registry and the
+// settings, assembles each request, and runs scripts. Its methods are safe
+// for concurrent use: runs proceed in parallel, each on its own Lua state,
+// while tools and settings are replaced.
+type Session struct {
+	funnel   sandbox.Funnel
+	guidance []pool.Guidance
+	limits   sandbox.Options
+	channel  bool
+	log      *slog.Logger
+
+	mu  sync.Mutex // serialises SetTools and SetSettings
+	cur atomic.Pointer[state]
+}
+
+// state is one registry under one set of settings, assembled. It is never
+// changed after it is built, so requests and runs read it without locks and
+// a run keeps the pool it started with.
+type state struct {
+	tools    []pool.Tool
+	settings Settings
+	asm      *pool.Assembly
+	names    []string       // the pool's names, for the announcement
+	reach    []sandbox.Tool // the pool, as the sandbox's reachable set
+	inPool   map[string]bool
+	index    func() *search.Index // built at a run's first ToolSearch
+}
+
+func newState(tools []pool.Tool, settings Settings) (*state, error) {
+	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions())
+	if err != nil {
+		return nil, err
+	}
+	st := &state{
+		tools:    tools,
+		settings: settings,
+		asm:      asm,
+		names:    asm.PoolNames(),
+		reach:    make([]sandbox.Tool, len(asm.Pool)),
+		inPool:   make(map[string]bool, len(asm.Pool)),
+		index:    sync.OnceValue(func() *search.Index { return search.NewIndex(asm.Pool) }),
+	}
+	for i, t := range asm.Pool {
+		st.reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
+		st.inPool[t.Name] = true
+	}
+	return st, nil
+}
+
+// search answers tools.ToolSearch over this state's pool. It goes through
+// no funnel: searching reads the catalogue, it calls no tool.
+func (st *state) search(args json.RawMessage) (json.RawMessage, error) {
+	res, err := st.index().Search(args)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+// New returns a session whose nested calls go through funnel, the host's
+// one way of performing a tool call (permission check, hooks, execution).
+// It fails if funnel is nil or the initial tools and settings do not
+// assemble (see pool.Assemble).
+func New(funnel sandbox.Funnel, opts *Options) (*Session, error) {
+	if funnel == nil {
+		return nil, errors.New("execlua: New needs a funnel to perform nested calls")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	st, err := newState(slices.Clone(o.Tools), o.Settings.clone())
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		funnel:   funnel,
+		guidance: slices.Clone(o.Guidance),
+		limits:   o.Limits,
+		channel:  !o.NoChannel,
+		log:      o.Logger,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.cur.Store(st)
+	return s, nil
+}
+
+// SetTools replaces the registry: builtins and the tools of every MCP server
+// connected now, in the order tools[] should list the flat ones. Call it
+// whenever a server connects, disconnects or changes its tool list. Only
+// the pool, and with it the next announcement, changes; Exec's declaration
+// does not (POOL-8, BC-11). An Exec run already under way keeps the pool it
+// started with; the next run reaches the new one (POOL-10). If the tools do
+// not assemble (an empty or repeated name, a pool tool named ToolSearch or
+// parallel) the registry is left as it was and the error says why.
+func (s *Session) SetTools(tools []pool.Tool) error {
+	return s.update(func(st *state) (*state, error) {
+		return newState(slices.Clone(tools), st.settings)
+	})
+}
+
+// SetSettings replaces the settings after a reload: enableExec, the
+// non-deferred lists and the permission filter take effect at the next
+// request and the next run (FLAG-5). If the registry does not assemble
+// under them, the settings are left as they were and the error says why.
+func (s *Session) SetSettings(settings Settings) error {
+	return s.update(func(st *state) (*state, error) {
+		return newState(st.tools, settings.clone())
+	})
+}
+
+func (s *Session) update(next func(*state) (*state, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := next(s.cur.Load())
+	if err != nil {
+		return err
+	}
+	s.cur.Store(st)
+	return nil
+}
+
+// Request is what the host sends with one model request, besides the
+// conversation.
+type Request struct {
+	// Tools is tools[]: Exec first when it is declared, then the flat tools.
+	// It changes only when the settings or the flat tools do, never when
+	// only the pool does (BC-4, BC-11). Read-only.
+	Tools []pool.Declaration
+	// Announcement, when not nil, is to be appended to the conversation as
+	// an isMeta user message, text unchanged, before the request is sent
+	// (BC-2). Earlier messages are never to be edited (BC-4).
+	Announcement *announce.Announcement
+	// Guidance are the system-prompt lines for the tools this session can
+	// use, in the order the Options gave them (POOL-13).
+	Guidance []string
+	// Assembly answers the host's own questions about the tools: whether a
+	// tool is available (Available, which counts pool tools), and where it
+	// went (Lookup). Read-only.
+	Assembly *pool.Assembly
+}
+
+// Request assembles a model request from the registry and settings as they
+// are now. history is the conversation as the host will send it, after any
+// compaction or rewind, converted to announce.Message; the announcement
+// decision reads only that, so a session remembers nothing of what it said
+// (BC-6).
+func (s *Session) Request(history []announce.Message) *Request {
+	st := s.cur.Load()
+	r := &Request{Tools: st.asm.Tools, Guidance: st.asm.Guidance(s.guidance), Assembly: st.asm}
+	a, ok := announce.Decide(announce.Input{
+		HasChannel:  s.channel,
+		History:     history,
+		Names:       st.names,
+		ExecEnabled: st.asm.Exec.Enabled(),
+	})
+	if ok {
+		r.Announcement = &a
+	}
+	return r
+}
