@@ -114,8 +114,9 @@ type renderer struct {
 	// named: a class met while writing another waits here.
 	queue  []pending
 	names  map[string]bool   // class names in use
-	refs   map[string]string // $ref -> class of an object definition
-	active map[string]bool   // $refs being expanded inline
+	refs     map[string]string    // $ref -> class of an object definition
+	active   map[string]bool      // $refs being expanded inline
+	expanded map[string]expansion // "$ref@depth" -> its expansion
 }
 
 // pending is a class named but not yet written, with the $refs that were
@@ -147,6 +148,7 @@ func (r *renderer) top(s *value, at path, notes *[]string) string {
 	r.root = s
 	r.refs = map[string]string{}
 	r.active = map[string]bool{}
+	r.expanded = map[string]expansion{}
 	// A "#" reference is to this very schema: its class if it gets one.
 	if name := at.String(); !r.inline && isClassObject(s) && !r.names[name] {
 		r.refs["#"] = name
@@ -497,7 +499,32 @@ func (r *renderer) ref(s *value, at path, depth int, notes *[]string) string {
 			return r.enqueue(target, name, depth, false)
 		}
 	}
-	return r.typ(target, at, depth, notes, false)
+	// A definition used in many places is expanded once per depth: a
+	// chain of definitions each using the next twice would otherwise
+	// expand exponentially.
+	key := ref + "@" + strconv.Itoa(depth)
+	e, ok := r.expanded[key]
+	if !ok {
+		var own []string
+		e.t = r.typ(target, at, depth, &own, false)
+		e.notes = own
+		r.expanded[key] = e
+	}
+	if notes != nil {
+		// Notes already there came from another use of the same definition.
+		for _, n := range e.notes {
+			if !contains(*notes, n) {
+				*notes = append(*notes, n)
+			}
+		}
+	}
+	return e.t
+}
+
+// expansion is a $ref expanded in place: its type and its notes.
+type expansion struct {
+	t     string
+	notes []string
 }
 
 func isClassObject(s *value) bool {

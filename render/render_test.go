@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -175,6 +176,26 @@ func TestSignature(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A chain of definitions each using the next twice must not expand
+// exponentially.
+func TestRefFanOut(t *testing.T) {
+	var defs []string
+	for i := range 60 {
+		next := `{"$ref":"#/$defs/d` + strconv.Itoa(i+1) + `"}`
+		defs = append(defs, `"d`+strconv.Itoa(i)+`":{"anyOf":[`+next+`,`+next+`,{"type":"string","description":"level `+strconv.Itoa(i)+`"}]}`)
+	}
+	defs = append(defs, `"d60":{"type":"integer"}`)
+	in := `{"properties":{"v":{"$ref":"#/$defs/d0"}},"$defs":{` + strings.Join(defs, ",") + `}}`
+	sig, err := Signature("t", json.RawMessage(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLua(t, "fan-out", sig)
+	if _, err := Type(json.RawMessage(in)); err != nil {
+		t.Fatal(err)
 	}
 }
 
