@@ -112,8 +112,8 @@ type renderer struct {
 	out    strings.Builder
 	// Classes are written one after another, in the order they were
 	// named: a class met while writing another waits here.
-	queue  []pending
-	names  map[string]bool   // class names in use
+	queue    []pending
+	names    map[string]bool      // class names in use
 	refs     map[string]string    // $ref -> class of an object definition
 	active   map[string]bool      // $refs being expanded inline
 	expanded map[string]expansion // "$ref@depth" -> its expansion
