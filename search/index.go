@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
@@ -173,14 +174,19 @@ func (x *Index) Search(args json.RawMessage) (Result, error) {
 	return res, nil
 }
 
-// signature renders t's signature; a tool whose schema cannot be rendered
-// is still found and callable, so it gets a signature that says why.
+// signature renders t's signature. A tool whose schema cannot be rendered
+// is still found and callable, so it gets a signature that says why, with
+// whatever part of it does render.
 func signature(t *pool.Tool) string {
 	sig, err := render.Signature(t.Name, t.InputSchema, t.OutputSchema)
 	if err == nil {
 		return sig
 	}
-	fallback, _ := render.Signature(t.Name, json.RawMessage(`true`), nil)
+	var se *render.SchemaError
+	fallback, err2 := render.Signature(t.Name, t.InputSchema, nil)
+	if errors.As(err, &se) && se.Schema == "input" || err2 != nil {
+		fallback, _ = render.Signature(t.Name, json.RawMessage(`true`), nil)
+	}
 	return "---" + strings.ReplaceAll(err.Error(), "\n", " ") + "\n" + fallback
 }
 
@@ -202,10 +208,12 @@ func (x *Index) find(q query) ([]int32, int) {
 // selectNames returns the named tools in the caller's order, each once;
 // unknown names are dropped (SRCH-4).
 func (x *Index) selectNames(list string) []int32 {
-	var out []int32
+	out := []int32{}
+	seen := map[int]bool{}
 	for _, n := range strings.Split(list, ",") {
 		i, ok := x.byName[strings.ToLower(strings.TrimSpace(n))]
-		if ok && !slices.Contains(out, int32(i)) {
+		if ok && !seen[i] {
+			seen[i] = true
 			out = append(out, int32(i))
 		}
 	}

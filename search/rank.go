@@ -42,7 +42,9 @@ type scores struct {
 func (x *Index) score(text string) *scores {
 	n := len(x.tools)
 	s := &scores{x: x, exact: -1, sum: make([]int32, n), count: make([]int32, n)}
-	if i, ok := x.byName[strings.ToLower(bareName(text))]; ok {
+	if i, ok := x.byName[strings.ToLower(text)]; ok {
+		s.exact = int32(i)
+	} else if i, ok := x.byName[strings.ToLower(bareName(text))]; ok {
 		s.exact = int32(i)
 	}
 	kws := keywords(text)
@@ -82,6 +84,10 @@ func bareName(text string) string {
 	return strings.Trim(t, "\"'` ")
 }
 
+// maxKeywords bounds the work one query can cause (the host, not the
+// script's budget, pays for a search); later words are ignored.
+const maxKeywords = 32
+
 // keywords splits a query at whitespace and commas, dropping stop words
 // unless nothing else is left, and repeated words.
 func keywords(text string) []keyword {
@@ -109,9 +115,9 @@ func keywords(text string) []keyword {
 		}
 	}
 	if len(kept) == 0 {
-		return all
+		kept = all
 	}
-	return kept
+	return kept[:min(len(kept), maxKeywords)]
 }
 
 // matches holds one keyword's matches: per tool, the strongest.

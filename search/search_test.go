@@ -355,14 +355,24 @@ func TestKindNotPrefix(t *testing.T) {
 // A tool whose schema does not render is still found, with a signature
 // that says why and still names the call form.
 func TestUnrenderableSchema(t *testing.T) {
-	tools := []pool.Tool{{Name: "Broken", Description: "Has a bad schema.", InputSchema: json.RawMessage(`{"type":`)}}
-	res := doSearch(t, tools, q("broken"))
-	if len(res.Matches) != 1 {
-		t.Fatalf("got %+v", res)
+	tools := []pool.Tool{
+		{Name: "Broken", Description: "Has a bad schema.", InputSchema: json.RawMessage(`{"type":`)},
+		{Name: "BrokenOut", Description: "Has a bad output schema.", InputSchema: json.RawMessage(`{"properties":{"id":{"type":"integer"}}}`), OutputSchema: json.RawMessage(`[`)},
 	}
-	sig := res.Matches[0].Signature
-	if !strings.HasPrefix(sig, "---input schema: invalid JSON") || !strings.HasSuffix(sig, "function tools.Broken(args) end\n") {
-		t.Errorf("signature:\n%s", sig)
+	for name, want := range map[string][]string{
+		"Broken":    {"---input schema: invalid JSON", "---@param args? any\n", "function tools.Broken(args) end\n"},
+		"BrokenOut": {"---output schema: invalid JSON", "---@field id? integer\n", "function tools.BrokenOut(args) end\n"},
+	} {
+		res := doSearch(t, tools, q("select:"+name))
+		if len(res.Matches) != 1 {
+			t.Fatalf("got %+v", res)
+		}
+		sig := res.Matches[0].Signature
+		for _, w := range want {
+			if !strings.Contains(sig, w) {
+				t.Errorf("%s: signature lacks %q:\n%s", name, w, sig)
+			}
+		}
 	}
 }
 
@@ -420,19 +430,26 @@ func bigPool(b *testing.B, n int) []pool.Tool {
 	return tools
 }
 
-var benchQueries = []string{
-	q("list issues"), q("take a screenshot of the page"), q("mcp__github7__create_pull_request"),
-	q("sql"), q("get"), q(""), `{"query":"select:TaskCreate3,mcp__slack2__slack_post_message"}`,
-}
-
-// Search over 10,000 tools with a prepared Index (the ToolSearch path).
+// Search over 10,000 tools with a prepared Index (the ToolSearch path),
+// one sub-benchmark per kind of query.
 func BenchmarkSearch10k(b *testing.B) {
 	x := NewIndex(bigPool(b, 10000))
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		if _, err := x.Search(json.RawMessage(benchQueries[i%len(benchQueries)])); err != nil {
-			b.Fatal(err)
-		}
+	for _, bq := range []struct{ name, args string }{
+		{"words", q("list issues")},
+		{"phrase", q("take a screenshot of the page")},
+		{"exact", q("mcp__github7__create_pull_request")},
+		{"substring", q("sql")},
+		{"common", q("get")},
+		{"empty", q("")},
+		{"select", q("select:TaskCreate3,mcp__slack2__slack_post_message")},
+	} {
+		b.Run(bq.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := x.Search(json.RawMessage(bq.args)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
