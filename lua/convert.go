@@ -123,6 +123,10 @@ func (e *encoder) number(f float64, path string) error {
 		writeJSONString(&e.buf, cFloatName(f, 'g'))
 	case f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger:
 		e.buf.WriteString(strconv.FormatInt(int64(f), 10))
+	case f == math.Trunc(f) && math.Abs(f) < 1e21:
+		// Integral but past 2^53: the float's exact digits, as JavaScript
+		// prints them, rather than an exponent.
+		e.buf.WriteString(strconv.FormatFloat(f, 'f', -1, 64))
 	default:
 		e.buf.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 	}
@@ -321,10 +325,8 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 // FromJSON builds a fresh Lua value from JSON: objects and arrays become
 // new tables, null becomes nil. Nothing of Go reaches the script.
 func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := json.Unmarshal(raw, &v); err != nil {
 		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
 	}
 	return fromGo(L, v), nil
@@ -336,10 +338,8 @@ func fromGo(L *glua.LState, v any) glua.LValue {
 		return glua.LNil
 	case bool:
 		return glua.LBool(v)
-	case json.Number:
-		// Out of float64 range, ParseFloat gives ±Inf, the nearest value.
-		f, _ := strconv.ParseFloat(string(v), 64)
-		return glua.LNumber(f)
+	case float64:
+		return glua.LNumber(v)
 	case string:
 		return glua.LString(v)
 	case []any:

@@ -31,7 +31,7 @@ type matcher struct {
 	// check is called every stepsPerCheck steps; it raises when the run
 	// must stop.
 	check func()
-	raise func(format string, args ...any)
+	raise func(msg string)
 }
 
 func (m *matcher) reset() {
@@ -53,7 +53,7 @@ func (m *matcher) classEnd(p int) int {
 	switch c {
 	case '%':
 		if p >= len(pat) {
-			m.raise("malformed pattern (ends with '%%')")
+			m.raise("malformed pattern (ends with '%')")
 		}
 		return p + 1
 	case '[':
@@ -206,7 +206,7 @@ func (m *matcher) match(s, p int) int {
 				case next == 'f':
 					p += 2
 					if p >= len(pat) || pat[p] != '[' {
-						m.raise("missing '[' after '%%f' in pattern")
+						m.raise("missing '[' after '%f' in pattern")
 					}
 					ep := m.classEnd(p)
 					var prev, cur byte

@@ -87,7 +87,7 @@ func (s *State) newMatcher(L *glua.LState, src, pat string) *matcher {
 	return &matcher{
 		src: src, pat: pat,
 		check: func() { checkStop(L) },
-		raise: func(format string, args ...any) { L.RaiseError(format, args...) },
+		raise: func(msg string) { L.RaiseError("%s", msg) },
 	}
 }
 

@@ -1,0 +1,222 @@
+package lua
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	glua "github.com/yuin/gopher-lua"
+)
+
+// eval runs a Lua expression in a fresh environment (no prelude: the
+// language layer alone) and returns its first value rendered.
+func eval(t testing.TB, expr string) (string, error) {
+	t.Helper()
+	s := New(nil)
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.L.SetContext(ctx)
+	proto, err := Compile("return " + expr)
+	if err != nil {
+		return "", err
+	}
+	fn, args := s.Load(proto)
+	s.L.Push(fn)
+	for _, a := range args {
+		s.L.Push(a)
+	}
+	if err := s.L.PCall(len(args), 0, nil); err != nil {
+		return "", err
+	}
+	if s.Crashed() {
+		t.Fatalf("%s: a builtin panicked", expr)
+	}
+	values, _ := s.Results()
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = s.Render(v)
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// The pattern matcher against results C Lua 5.1 gives.
+func TestPatterns(t *testing.T) {
+	for expr, want := range map[string]string{
+		`string.find("hello", "l")`:                        "3 3",
+		`string.find("hello", "xyz")`:                      "null",
+		`string.find("hello", "")`:                         "1 0",
+		`string.find("hello", "", 10)`:                     "6 5", // 5.1 clamps init
+		`string.find("hello", "l", -2)`:                    "4 4",
+		`string.find("a+b", "+", 1, true)`:                 "2 2",
+		`string.find("abc", "^b")`:                         "null",
+		`string.find("abc", "c$")`:                         "3 3",
+		`string.find("a$c", "$c")`:                         "2 3",
+		`string.match("  trim  ", "^%s*(.-)%s*$")`:         `"trim"`,
+		`string.match("2024-01-05", "(%d+)-(%d+)-(%d+)")`:  `"2024" "01" "05"`,
+		`string.match("abab", "(ab)%1")`:                   `"ab"`,
+		`string.match("[[x]]", "%[(%b[])%]")`:              `"[x]"`,
+		`string.match("x=1", "()=()")`:                     "2 3",
+		`string.match("hello", "[^aeiou]+")`:               `"h"`,
+		`string.match("a]b", "[]]")`:                       `"]"`,
+		`string.match("a-b", "[a%-]+")`:                    `"a-"`,
+		`string.match("F00d", "%x+")`:                      `"F00d"`,
+		`string.match("key = value", "(%w+)%s*=%s*(%w+)")`: `"key" "value"`,
+		`string.match("aaa", "a-b")`:                       "null",
+		`string.match("aaab", "a-b")`:                      `"aaab"`,
+		`string.match("ab", "a?b")`:                        `"ab"`,
+		`string.match("THE END", "%u+")`:                   `"THE"`,
+		`string.match("a.b", "%.")`:                        `"."`,
+		`string.gsub("hello world", "(%w+)", "<%1>")`:      `"<hello> <world>" 2`,
+		`string.gsub("abc", "", "-")`:                      `"-a-b-c-" 4`,
+		`string.gsub("abc", ".", { a = 1, b = true })`:     "", // error: invalid replacement
+		`string.gsub("THE (quick) fox", "%f[%a]%a+", "W")`: `"W (W) W" 3`,
+		`string.gsub("a b", "%s", "%%")`:                   `"a%b" 1`,
+	} {
+		got, err := eval(t, expr)
+		if want == "" {
+			if err == nil {
+				t.Errorf("%s = %s, want an error", expr, got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+			continue
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", expr, got, want)
+		}
+	}
+}
+
+// Malformed patterns fail with C Lua's messages, never a Go panic.
+func TestMalformedPatterns(t *testing.T) {
+	for pat, want := range map[string]string{
+		"%":  "malformed pattern (ends with '%')",
+		"[a": "malformed pattern (missing ']')",
+		"[":  "malformed pattern (missing ']')",
+		"(a": "unfinished capture",
+		"a)": "invalid pattern capture",
+		"%1": "invalid capture index",
+		"%b": "unbalanced pattern",
+		"%f": "missing '[' after '%f' in pattern",
+		"[%": "malformed pattern",
+		strings.Repeat("(", 40) + strings.Repeat(")", 40): "too many captures",
+		strings.Repeat("a?", 300):                         "pattern too complex",
+	} {
+		_, err := eval(t, `string.match(("a"):rep(300), "`+pat+`")`)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("pattern %q: err = %v, want %q", pat, err, want)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for expr, want := range map[string]string{
+		`string.format("%5.1f|%-5d|%+d|% d|%#x|%o", 2.25, 3, 4, 5, 255, 8)`: `"  2.2|3    |+4| 5|0xff|10"`,
+		`string.format("%c%c", 72, 105)`:                                    `"Hi"`,
+		`string.format("%.3s", "abcdef")`:                                   `"abc"`,
+		`string.format("%f %e", 1/0, -1/0)`:                                 `"inf -inf"`,
+		`string.format("%u", -1)`:                                           `"18446744073709551615"`,
+		`string.format("%q", "a\0b\r")`:                                     `"\"a\\000b\\r\""`,
+		`string.format("%10.4f", math.pi)`:                                  `"    3.1416"`,
+	} {
+		got, err := eval(t, expr)
+		if err != nil || got != want {
+			t.Errorf("%s = %s (%v), want %s", expr, got, err, want)
+		}
+	}
+	for _, bad := range []string{`string.format("%y", 1)`, `string.format("%100d", 1)`, `string.format("%.100f", 1)`, `string.format("%-+ #0-d", 1)`, `string.format("%d")`} {
+		if _, err := eval(t, bad); err == nil {
+			t.Errorf("%s: want an error", bad)
+		}
+	}
+}
+
+// ToJSON: integers, empty tables by schema, paths in errors.
+func TestToJSON(t *testing.T) {
+	schema, err := ParseSchema([]byte(`{"type":"object","properties":{
+		"tags":{"type":"array"},
+		"opt":{"anyOf":[{"type":"null"},{"type":"array","items":{"type":"string"}}]},
+		"meta":{"type":"object","additionalProperties":{"type":"array"}},
+		"tuple":{"prefixItems":[{"type":"object"},{"type":"array"}]},
+		"node":{"$ref":"#/definitions/node"}},
+		"definitions":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/definitions/node"}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(nil)
+	defer s.Close()
+	for code, want := range map[string]string{
+		`{ tags = {}, opt = {}, other = {} }`:                        `{"opt":[],"other":{},"tags":[]}`,
+		`{ meta = { a = {} } }`:                                      `{"meta":{"a":[]}}`,
+		`{ tuple = { {}, {} } }`:                                     `{"tuple":[{},[]]}`,
+		`{ node = { children = { { children = {} } } } }`:            `{"node":{"children":[{"children":[]}]}}`,
+		`{ n = 1e15, f = 0.1, neg = -0, big = 2^53, bigger = 2^60 }`: `{"big":9007199254740992,"bigger":1152921504606847000,"f":0.1,"n":1000000000000000,"neg":0}`,
+		`{ s = "\"<>&\1\127é" }`:                                     `{"s":"\"<>&\u0001` + "\x7fé" + `"}`,
+	} {
+		if err := s.L.DoString("x = " + code); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ToJSON(s.L, s.L.GetGlobal("x"), schema, "args", 1<<20)
+		if err != nil {
+			t.Errorf("%s: %v", code, err)
+			continue
+		}
+		if diff := cmp.Diff(want, string(got)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", code, diff)
+		}
+	}
+	if err := s.L.DoString(`x = { a = { ["b c"] = { 1, 2, print } } }`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ToJSON(s.L, s.L.GetGlobal("x"), nil, "args", 1<<20)
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Path != `args.a["b c"][3]` || !errors.Is(err, ErrNotData) {
+		t.Errorf("err = %#v", err)
+	}
+}
+
+// FromJSON builds fresh values: null is nil, arrays are sequences.
+func TestFromJSON(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	v, err := FromJSON(s.L, []byte(`{"a":[1,null,3],"b":null,"c":{"d":"e"},"f":1.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := v.(*glua.LTable)
+	if tbl.RawGetString("b") != glua.LNil || tbl.RawGetString("a").(*glua.LTable).RawGetInt(2) != glua.LNil {
+		t.Error("null must be nil")
+	}
+	if got := s.Render(v); got != `{"a":{"1":1,"3":3},"c":{"d":"e"},"f":1.5}` {
+		t.Errorf("render %s", got)
+	}
+	if _, err := FromJSON(s.L, []byte(`{"a":`)); err == nil {
+		t.Error("invalid JSON must fail")
+	}
+}
+
+// FuzzPatterns: no pattern or subject makes a builtin panic.
+func FuzzPatterns(f *testing.F) {
+	for _, seed := range []string{"%b()", "[%a-z]", "(a*(.)%w(%s*))", "%f[%w]%w+", "[^]]", "%", "((", "a-b-c-", "[a-", "%1"} {
+		f.Add(seed, "hello (world) [x] 123")
+	}
+	f.Fuzz(func(t *testing.T, pat, subject string) {
+		s := New(nil)
+		defer s.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		s.L.SetContext(ctx)
+		s.L.SetGlobal("p", glua.LString(pat))
+		s.L.SetGlobal("s", glua.LString(subject))
+		_ = s.L.DoString(`string.find(s, p) string.match(s, p) string.gsub(s, p, "%0") for _ in string.gmatch(s, p) do end`)
+		if s.Crashed() {
+			t.Fatalf("pattern %q on %q crashed a builtin", pat, subject)
+		}
+	})
+}
