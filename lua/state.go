@@ -297,15 +297,34 @@ func (s *State) tostring(L *glua.LState) int {
 }
 
 // error is C Lua's: level 1 is the function that called error, level 2
-// its caller. gopher-lua counts one level short above 1.
+// its caller, and a level that names no Lua function adds no position.
+// (gopher-lua counts one level short above 1 and leaves a stray space when
+// it finds no position.)
 func (s *State) error(L *glua.LState) int {
 	obj := L.CheckAny(1)
-	level := L.OptInt(2, 1)
-	if level > 1 {
-		level++
+	if str, ok := obj.(glua.LString); ok {
+		if pos := where(L, L.OptInt(2, 1)); pos != "" {
+			obj = glua.LString(pos + " " + string(str))
+		}
 	}
-	L.Error(obj, level)
+	L.Error(obj, 0)
 	return 0
+}
+
+// where is C Lua's luaL_where: "source:line:" of the function level calls
+// up from the running Go function, or "" when that is not Lua code.
+func where(L *glua.LState, level int) string {
+	if level <= 0 {
+		return ""
+	}
+	dbg, ok := L.GetStack(level)
+	if !ok {
+		return ""
+	}
+	if _, err := L.GetInfo("Sl", dbg, glua.LNil); err != nil || dbg.CurrentLine <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:", dbg.Source, dbg.CurrentLine)
 }
 
 func (s *State) print(L *glua.LState) int {

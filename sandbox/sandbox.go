@@ -190,7 +190,12 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 		r.clock.pause()
 		switch state {
 		case glua.ResumeOK:
-			return r.stopReason()
+			// The script finished; a budget or cancellation that lands
+			// after its last instruction does not undo that, a crash does.
+			if err := r.stopReason(); errors.Is(err, ErrCrashed) {
+				return err
+			}
+			return nil
 		case glua.ResumeError:
 			if stop := r.stopReason(); stop != nil {
 				return stop
