@@ -1,0 +1,92 @@
+package execlua
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/execlua/execlua/announce"
+	"github.com/execlua/execlua/pool"
+)
+
+// benchSession is a session with 1,000 pool tools (the default builtins and
+// MCP tools from 20 servers) and a 500-message history whose announcement
+// sits early, so the marker scan walks back through almost all of it.
+func benchSession(b *testing.B) (*Session, []announce.Message) {
+	tools := pool.DefaultBuiltins()
+	for i := 0; len(tools) < 1000+6; i++ { // the six core builtins stay flat
+		tools = append(tools, mcpTool(fmt.Sprintf("server%02d", i%20), fmt.Sprintf("tool_%d", i)))
+	}
+	s := newSession(b, &fakeFunnel{}, &Options{Tools: tools, Guidance: testGuidance})
+	r := s.Request(nil)
+	if n := len(r.Assembly.Pool); n != 1000 {
+		b.Fatalf("pool of %d tools, want 1000", n)
+	}
+	chat := strings.Repeat("some ordinary conversation text, tool output and code. ", 40)
+	history := make([]announce.Message, 0, 500)
+	for i := range 500 {
+		switch {
+		case i == 20:
+			history = append(history, announce.Message{IsMeta: true, Text: r.Announcement.Text})
+		case i%10 == 0:
+			history = append(history, announce.Message{IsMeta: true, Text: "PostToolUse:WebFetch hook blocking error: " + chat[:200]})
+		default:
+			history = append(history, announce.Message{Text: chat})
+		}
+	}
+	return s, history
+}
+
+// A full request assembly: tools[], guidance and the broadcast decision
+// (target ≤ 1 ms). "unchanged" is the common case; "changed" follows a
+// server connecting, which re-announces.
+func BenchmarkRequest1000(b *testing.B) {
+	s, history := benchSession(b)
+	b.Run("unchanged", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if s.Request(history).Announcement != nil {
+				b.Fatal("re-announced an unchanged pool")
+			}
+		}
+	})
+	if err := s.SetTools(append(s.cur.Load().tools, mcpTool("late", "tool"))); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("changed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if s.Request(history).Announcement == nil {
+				b.Fatal("a changed pool was not announced")
+			}
+		}
+	})
+}
+
+// A server connecting: the registry is reassembled once, for every later
+// request and run.
+func BenchmarkSetTools1000(b *testing.B) {
+	s, _ := benchSession(b)
+	tools := s.cur.Load().tools
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.SetTools(tools); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// One Exec run with a ToolSearch over the 1,000-tool pool and two nested
+// calls.
+func BenchmarkRunSearchAndCall(b *testing.B) {
+	s, _ := benchSession(b)
+	code := input(`local r = tools.ToolSearch{ query = "tool_42" }
+local a = tools[r.matches[1].name]{ id = 1 }
+return { a, tools.WebFetch{ url = "x" } }`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := s.Run(b.Context(), code, nil); res.IsError {
+			b.Fatal(res.Text)
+		}
+	}
+}

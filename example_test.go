@@ -1,0 +1,76 @@
+package execlua_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/announce"
+	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/sandbox"
+)
+
+// A host keeps one Session per conversation. Each request gets tools[] and,
+// when the pool changed, a message to append; each Exec call is a Run.
+func ExampleSession() {
+	// The host's one way of performing a tool call; permission checks and
+	// hooks belong in here.
+	funnel := sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
+		return sandbox.Output{Structured: json.RawMessage(`{"number":7}`)}, nil
+	})
+	read := pool.Tool{Name: "Read", Description: "Reads a file."}
+	webFetch := pool.Tool{Name: "WebFetch", Description: "Fetches a URL.", ShouldDefer: true}
+	issue := pool.Tool{Name: "mcp__github__create_issue", Description: "Creates an issue.", Kind: pool.MCP, Server: "github", ServerTool: "create_issue"}
+
+	s, err := execlua.New(funnel, &execlua.Options{Tools: []pool.Tool{read, webFetch}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var history []announce.Message
+	request := func() {
+		r := s.Request(history)
+		var declared []string
+		for _, d := range r.Tools {
+			declared = append(declared, d.Name)
+		}
+		fmt.Println("tools[]:", strings.Join(declared, ", "))
+		if r.Announcement != nil {
+			history = append(history, announce.Message{IsMeta: true, Text: r.Announcement.Text})
+			fmt.Println(r.Announcement.Text)
+		}
+	}
+
+	request()
+	_ = s.SetTools([]pool.Tool{read, webFetch, issue}) // a server connected
+	request()
+
+	res := s.Run(context.Background(), json.RawMessage(`{
+		"code": "local i = tools.mcp__github__create_issue{ title = 'x' }\nprint('created')\nreturn i.number",
+		"description": "Open an issue"}`), nil)
+	fmt.Println(execlua.CollapsedLine(json.RawMessage(`{"code":"...","description":"Open an issue"}`)))
+	fmt.Println(res.Text)
+	fmt.Println(res.Summary)
+	// Output:
+	// tools[]: Exec, Read
+	// Catalogued tools your scripts can call, as tools.<name>(args) or tools["<name>"](args); this list replaces any earlier one:
+	// WebFetch
+	// Names only: look up a tool's parameters with tools.ToolSearch{ query = "<name>" } in the same script, then call it.
+	// <!-- execlua-announce kind=full hash=cinhkgegppka -->
+	// tools[]: Exec, Read
+	// Catalogued tools your scripts can call, as tools.<name>(args) or tools["<name>"](args); this list replaces any earlier one:
+	// WebFetch
+	// mcp__github__create_issue
+	// Names only: look up a tool's parameters with tools.ToolSearch{ query = "<name>" } in the same script, then call it.
+	// <!-- execlua-announce kind=full hash=nangjlkmofhc -->
+	// Exec(Open an issue)
+	// Printed output:
+	// created
+	//
+	// Return value:
+	// 7
+	// 1 tool call
+	// mcp__github__create_issue
+}
