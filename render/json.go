@@ -13,10 +13,11 @@ import (
 // what keeps one wide schema well under the render budget.
 type value struct {
 	kind byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null
-	str  string
 	b    bool
-	arr  []*value
-	obj  []member
+	str  string
+	// obj holds an object's members, or an array's elements with empty
+	// keys: one slice for both keeps values small.
+	obj []member
 }
 
 type member struct {
@@ -57,10 +58,11 @@ type parser struct {
 	pos   int
 	depth int
 	slab  []value // values are carved from here: one allocation for many
-	// Members and elements collect here and are copied out once, at the
-	// exact size, when their object or array ends.
+	// Members and elements collect here and are copied out once, into
+	// mslab, when their object or array ends.
 	members []member
-	elems   []*value
+	mslab   []member
+	buf     []byte // scratch for strings with escapes
 }
 
 func (p *parser) alloc(v value) *value {
@@ -71,9 +73,31 @@ func (p *parser) alloc(v value) *value {
 	return &p.slab[len(p.slab)-1]
 }
 
+// finish copies the members collected since mark into the member slab and
+// returns them, capacity capped so that no later append can reach a
+// neighbour's.
+func (p *parser) finish(mark int) []member {
+	n := len(p.members) - mark
+	if n == 0 {
+		return nil
+	}
+	if cap(p.mslab)-len(p.mslab) < n {
+		p.mslab = make([]member, 0, max(n, 64))
+	}
+	start := len(p.mslab)
+	p.mslab = append(p.mslab, p.members[mark:]...)
+	p.members = p.members[:mark]
+	return p.mslab[start:len(p.mslab):len(p.mslab)]
+}
+
 // parseJSON parses one JSON document.
 func parseJSON(s string) (*value, error) {
-	p := &parser{s: s}
+	// Every value but the first follows a ':' or a ',' (or opens an
+	// array). Descriptions hold many of those characters too, so about
+	// half the count is a fair first guess at how many values there are.
+	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 16
+	n = min(n, 4096)
+	p := &parser{s: s, slab: make([]value, 0, n), mslab: make([]member, 0, n)}
 	p.space()
 	v, err := p.value()
 	if err != nil {
@@ -193,8 +217,7 @@ func (p *parser) object() (*value, error) {
 		case '}':
 			p.pos++
 			p.depth--
-			v.obj = append([]member(nil), p.members[mark:]...)
-			p.members = p.members[:mark]
+			v.obj = p.finish(mark)
 			return v, nil
 		default:
 			return nil, p.fail("expected ',' or '}' in an object")
@@ -208,7 +231,7 @@ func (p *parser) array() (*value, error) {
 	}
 	p.pos++ // '['
 	v := p.alloc(value{kind: 'a'})
-	mark := len(p.elems)
+	mark := len(p.members)
 	p.space()
 	if p.pos < len(p.s) && p.s[p.pos] == ']' {
 		p.pos++
@@ -221,7 +244,7 @@ func (p *parser) array() (*value, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.elems = append(p.elems, e)
+		p.members = append(p.members, member{val: e})
 		p.space()
 		if p.pos >= len(p.s) {
 			return nil, p.fail("unexpected end of input in an array")
@@ -232,8 +255,7 @@ func (p *parser) array() (*value, error) {
 		case ']':
 			p.pos++
 			p.depth--
-			v.arr = append([]*value(nil), p.elems[mark:]...)
-			p.elems = p.elems[:mark]
+			v.obj = p.finish(mark)
 			return v, nil
 		default:
 			return nil, p.fail("expected ',' or ']' in an array")
@@ -300,18 +322,18 @@ func (p *parser) string() (string, error) {
 		}
 		p.pos++
 	}
-	var b strings.Builder
-	b.WriteString(p.s[start:p.pos])
+	b := append(p.buf[:0], p.s[start:p.pos]...)
+	defer func() { p.buf = b }()
 	for p.pos < len(p.s) {
 		c := p.s[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			return strings.ToValidUTF8(b.String(), "\uFFFD"), nil
+			return strings.ToValidUTF8(string(b), "\uFFFD"), nil
 		case c < 0x20:
 			return "", p.fail("control character in a string")
 		case c != '\\':
-			b.WriteByte(c)
+			b = append(b, c)
 			p.pos++
 			continue
 		}
@@ -323,17 +345,17 @@ func (p *parser) string() (string, error) {
 		p.pos++
 		switch e {
 		case '"', '\\', '/':
-			b.WriteByte(e)
+			b = append(b, e)
 		case 'b':
-			b.WriteByte('\b')
+			b = append(b, '\b')
 		case 'f':
-			b.WriteByte('\f')
+			b = append(b, '\f')
 		case 'n':
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		case 'r':
-			b.WriteByte('\r')
+			b = append(b, '\r')
 		case 't':
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
@@ -354,7 +376,7 @@ func (p *parser) string() (string, error) {
 				}
 				r = utf16.DecodeRune(r, r2)
 			}
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		default:
 			p.pos--
 			return "", p.fail("invalid escape character")

@@ -188,7 +188,7 @@ func (r *renderer) requires(s *value) bool {
 		s = r.merge(s, false)
 	}
 	req := s.get("required")
-	return req != nil && req.kind == 'a' && len(req.arr) > 0
+	return req != nil && req.kind == 'a' && len(req.obj) > 0
 }
 
 // typ renders schema s as a LuaCATS type. at names the class an object
@@ -236,10 +236,10 @@ func (r *renderer) plain(s *value, at path, depth int, notes *[]string, shown bo
 	if c := s.get("const"); c != nil {
 		return literal(c)
 	}
-	if e := s.get("enum"); isArray(e) && len(e.arr) > 0 {
+	if e := s.get("enum"); isArray(e) && len(e.obj) > 0 {
 		var u union
-		for _, x := range e.arr {
-			u.add(literal(x))
+		for _, x := range e.obj {
+			u.add(literal(x.val))
 		}
 		if typeIncludes(s, "null") {
 			u.add("nil")
@@ -247,10 +247,10 @@ func (r *renderer) plain(s *value, at path, depth int, notes *[]string, shown bo
 		return u.String()
 	}
 	for _, k := range [...]string{"anyOf", "oneOf"} {
-		if alts := s.get(k); isArray(alts) && len(alts.arr) > 0 && !(hasShape(s) && !anyShape(alts.arr)) {
+		if alts := s.get(k); isArray(alts) && len(alts.obj) > 0 && !(hasShape(s) && !anyShape(alts.obj)) {
 			var u union
-			for _, a := range alts.arr {
-				u.add(r.typ(a, at, depth, notes, false))
+			for _, a := range alts.obj {
+				u.add(r.typ(a.val, at, depth, notes, false))
 			}
 			if typeIncludes(s, "null") {
 				u.add("nil")
@@ -303,9 +303,9 @@ func types(s *value) []string {
 		return []string{t.str}
 	case isArray(t):
 		var out []string
-		for _, x := range t.arr {
-			if x.kind == 's' {
-				out = append(out, x.str)
+		for _, x := range t.obj {
+			if x.val.kind == 's' {
+				out = append(out, x.val.str)
 			}
 		}
 		if len(out) > 0 {
@@ -327,8 +327,8 @@ func typeIncludes(s *value, name string) bool {
 		return t.str == name
 	}
 	if isArray(t) {
-		for _, x := range t.arr {
-			if x.kind == 's' && x.str == name {
+		for _, x := range t.obj {
+			if x.val.kind == 's' && x.val.str == name {
 				return true
 			}
 		}
@@ -342,8 +342,9 @@ func hasShape(s *value) bool {
 	return s.get("type") != nil || s.get("properties") != nil || s.get("items") != nil
 }
 
-func anyShape(alts []*value) bool {
-	for _, a := range alts {
+func anyShape(alts []member) bool {
+	for _, m := range alts {
+		a := m.val
 		if a.kind != 'o' {
 			return true
 		}
@@ -363,9 +364,9 @@ func (r *renderer) array(s *value, at path, depth int, notes *[]string) string {
 		tuple = items // draft-04 tuple form
 	}
 	if isArray(tuple) {
-		parts := make([]string, len(tuple.arr))
-		for i, e := range tuple.arr {
-			parts[i] = r.typ(e, at.child(strconv.Itoa(i+1)), depth+1, notes, false)
+		parts := make([]string, len(tuple.obj))
+		for i, e := range tuple.obj {
+			parts[i] = r.typ(e.val, at.child(strconv.Itoa(i+1)), depth+1, notes, false)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
@@ -452,8 +453,8 @@ func (r *renderer) class(p pending) {
 // isRequired reports whether key is in s's required list.
 func isRequired(s *value, key string) bool {
 	if req := s.get("required"); isArray(req) {
-		for _, x := range req.arr {
-			if x.kind == 's' && x.str == key {
+		for _, x := range req.obj {
+			if x.val.kind == 's' && x.val.str == key {
 				return true
 			}
 		}
@@ -556,10 +557,10 @@ func (r *renderer) resolve(ref string) *value {
 			v = v.get(tok)
 		case v.kind == 'a':
 			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.arr) {
+			if err != nil || i < 0 || i >= len(v.obj) {
 				return nil
 			}
-			v = v.arr[i]
+			v = v.obj[i].val
 		default:
 			return nil
 		}
@@ -593,7 +594,7 @@ func unescapePercent(s string) string {
 func (r *renderer) merge(s *value, ownDesc bool) *value {
 	out := &value{kind: 'o'}
 	props := &value{kind: 'o'}
-	var required []*value
+	var required []member
 	var descs []string
 	seen := map[string]bool{}
 	var fold func(x *value)
@@ -615,8 +616,8 @@ func (r *renderer) merge(s *value, ownDesc bool) *value {
 			case "$ref":
 			case "allOf":
 				if isArray(m.val) {
-					for _, b := range m.val.arr {
-						fold(b)
+					for _, b := range m.val.obj {
+						fold(b.val)
 					}
 				}
 			case "properties":
@@ -625,7 +626,7 @@ func (r *renderer) merge(s *value, ownDesc bool) *value {
 				}
 			case "required":
 				if isArray(m.val) {
-					required = append(required, m.val.arr...)
+					required = append(required, m.val.obj...)
 				}
 			case "description":
 				if x != s && m.val.kind == 's' && m.val.str != "" && !contains(descs, m.val.str) {
@@ -646,7 +647,7 @@ func (r *renderer) merge(s *value, ownDesc bool) *value {
 		out.obj = append(out.obj, member{"properties", props})
 	}
 	if len(required) > 0 {
-		out.obj = append(out.obj, member{"required", &value{kind: 'a', arr: required}})
+		out.obj = append(out.obj, member{"required", &value{kind: 'a', obj: required}})
 	}
 	if len(descs) > 0 {
 		out.obj = append(out.obj, member{"description", &value{kind: 's', str: strings.Join(descs, "\n")}})

@@ -241,11 +241,11 @@ func writeJSON(b *strings.Builder, v *value) {
 		b.WriteByte('}')
 	case 'a':
 		b.WriteByte('[')
-		for i, e := range v.arr {
+		for i, e := range v.obj {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, e)
+			writeJSON(b, e.val)
 		}
 		b.WriteByte(']')
 	case 's':
