@@ -402,13 +402,29 @@ func TestRecall(t *testing.T) {
 	})
 }
 
+// SRCH-2 (the host side): a hit carries the name, the description in full
+// and the signature from render; the result marshals to
+// {"matches":[...],"total":N}, with an empty list rather than null.
 func TestResultJSON(t *testing.T) {
-	data, err := json.Marshal(doSearch(t, []pool.Tool{builtinTool("Read", "Read a file.")}, q("nothing matches this")))
+	desc := "Read a file.\n\nLong, multi-line: nothing is trimmed ]] --[[ or escaped here."
+	schema := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","description":"Where.\nReally."}},"required":["path"]}`)
+	tools := []pool.Tool{{Name: "Read", Description: desc, InputSchema: schema}}
+	sig, err := render.Signature("Read", schema, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(`{"matches":[],"total":0}`, string(data)); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	for query, want := range map[string]Result{
+		"read":          {Matches: []Match{{Name: "Read", Description: desc, Signature: sig}}, Total: 1},
+		"zebra giraffe": {Matches: []Match{}, Total: 0},
+	} {
+		got, err := json.Marshal(doSearch(t, tools, q(query)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantJSON, _ := json.Marshal(map[string]any{"matches": want.Matches, "total": want.Total})
+		if diff := cmp.Diff(string(wantJSON), string(got)); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", query, diff)
+		}
 	}
 }
 
