@@ -2,6 +2,7 @@ package lua
 
 import (
 	_ "embed"
+	"errors"
 	"runtime"
 	"strings"
 	"sync"
@@ -57,13 +58,15 @@ func (s *State) InstallPrelude(host Host) {
 			}
 			return create(L)
 		},
-		"thread": create,
+		"thread": s.thread,
+		"first":  s.first,
+		"release": func(L *glua.LState) int {
+			s.release(L.CheckThread(1))
+			return 0
+		},
 		"resume": func(L *glua.LState) int {
-			s.depth++
-			defer func() { s.depth-- }()
-			if s.depth > maxResumeDepth {
-				L.RaiseError("C stack overflow (coroutines and pcalls nested more than %d deep)", maxResumeDepth)
-			}
+			s.enter(L)
+			defer s.leave()
 			return resume(L)
 		},
 		"isgo": func(L *glua.LState) int {
@@ -131,6 +134,77 @@ func (s *State) InstallPrelude(host Host) {
 	L.Pop(1)
 	s.toolGuard = hooks.RawGetString("tool_guard")
 	s.setMain = hooks.RawGetString("set_main")
+}
+
+// enter and leave count coroutines resumed inside coroutines: each level
+// nests a Go call, and the Go stack is not the script's to exhaust.
+func (s *State) enter(L *glua.LState) {
+	s.depth++
+	if s.depth > maxResumeDepth {
+		s.depth--
+		L.RaiseError("C stack overflow (coroutines and pcalls nested more than %d deep)", maxResumeDepth)
+	}
+}
+
+func (s *State) leave() { s.depth-- }
+
+// maxSpareThreads bounds the finished pcall threads kept for reuse.
+const maxSpareThreads = 8
+
+// thread returns a thread for pcall, xpcall or a parallel branch: a spare
+// one when a finished one was released, since gopher-lua builds a whole
+// state for every new thread. These threads never reach the script.
+func (s *State) thread(L *glua.LState) int {
+	if n := len(s.spare); n > 0 {
+		L.Push(s.spare[n-1])
+		s.spare = s.spare[:n-1]
+		return 1
+	}
+	th, _ := L.NewThread()
+	L.Push(th)
+	return 1
+}
+
+// first starts f on a thread from thread, as coroutine.resume would start
+// a fresh coroutine: ok flag, then the results or the error.
+func (s *State) first(L *glua.LState) int {
+	th := L.CheckThread(1)
+	fn := L.CheckFunction(2)
+	args := make([]glua.LValue, 0, L.GetTop()-2)
+	for i := 3; i <= L.GetTop(); i++ {
+		args = append(args, L.Get(i))
+	}
+	s.enter(L)
+	state, err, values := L.Resume(th, fn, args...)
+	s.leave()
+	if state == glua.ResumeError {
+		L.Push(glua.LFalse)
+		var apiErr *glua.ApiError
+		if errors.As(err, &apiErr) {
+			L.Push(apiErr.Object)
+		} else {
+			L.Push(glua.LString(err.Error()))
+		}
+		return 2
+	}
+	L.Push(glua.LTrue)
+	for _, v := range values {
+		L.Push(v)
+	}
+	return len(values) + 1
+}
+
+// release keeps a thread that ran to its end cleanly for reuse. A thread
+// that died of an error may hold frames and is left to the GC.
+func (s *State) release(th *glua.LState) {
+	if _, busy := th.GetStack(0); !th.Dead || busy || len(s.spare) >= maxSpareThreads {
+		return
+	}
+	th.Dead = false
+	// Its own context was cancelled when it finished; the state's is the
+	// run's budget, the one every thread checks.
+	th.SetContext(s.L.Context())
+	s.spare = append(s.spare, th)
 }
 
 // SetMain tells the prelude which coroutine runs the script, so that

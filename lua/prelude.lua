@@ -12,7 +12,8 @@
 -- `await` performs the calls on the spot instead. The script cannot tell
 -- that yields are used underneath.
 local MARK, YIELD_ERR, prim, G = ...
-local create, thread, resume, status, running = prim.create, prim.thread, prim.resume, prim.status, prim.running
+local create, resume, status, running = prim.create, prim.resume, prim.status, prim.running
+local thread, first, release = prim.thread, prim.first, prim.release
 local yield, await, submit, collect, known = prim.yield, prim.await, prim.submit, prim.collect, prim.known
 local isgo = prim.isgo
 local select, type, error, unpack, setmetatable, sub = G.select, G.type, G.error, G.unpack, G.setmetatable, G.string.sub
@@ -34,23 +35,22 @@ local function logical(co)
 	return co
 end
 
--- finish drives co to its end and returns resume's results packed: tool
--- yields go out through await, the script's own yields go out to whoever
--- resumed us (the yieldable pcall of Lua 5.2).
-local function finish(co, ...)
-	local args = pack(...)
-	while true do
-		local r = pack(resume(co, unpack(args, 1, args.n)))
-		if status(co) == "dead" then
-			return r
-		end
+-- finish starts f on co and drives it to its end, returning resume's
+-- results packed: tool yields go out through await, the script's own
+-- yields go out to whoever resumed us (the yieldable pcall of Lua 5.2).
+local function finish(co, f, ...)
+	local r = pack(first(co, f, ...))
+	while status(co) ~= "dead" do
+		local args
 		if r[1] and r[2] == MARK then
 			await(unpack(r, 3, r.n))
 			args = pack()
 		else
 			args = pack(yield(unpack(r, 2, r.n)))
 		end
+		r = pack(resume(co, unpack(args, 1, args.n)))
 	end
+	return r
 end
 
 -- runnable returns a Lua function a coroutine can start with: gopher-lua
@@ -67,10 +67,11 @@ local function runnable(f)
 end
 
 local function protected(f, ...)
-	local co = thread(runnable(f))
+	local co = thread()
 	owner[co] = running()
-	local r = finish(co, ...)
+	local r = finish(co, runnable(f), ...)
 	owner[co] = nil
+	release(co)
 	return r
 end
 

@@ -66,6 +66,7 @@ type State struct {
 	ids        map[glua.LValue]int
 	coroutines int
 	depth      int
+	spare      []*glua.LState
 	rng        *rand.Rand
 	crashed    bool
 
