@@ -71,8 +71,10 @@ func (p postings) add(stem string, i int32) {
 	}
 }
 
-// NewIndex prepares tools for searching. The slice is kept, not copied.
+// NewIndex prepares tools for searching. It copies the slice, so later
+// changes to it do not reach the Index (the schemas' bytes are shared).
 func NewIndex(tools []pool.Tool) *Index {
+	tools = slices.Clone(tools)
 	x := &Index{
 		tools:    tools,
 		entries:  make([]entry, len(tools)),

@@ -149,8 +149,11 @@ func (x *Index) match(k keyword, m matches) {
 		}
 	} else {
 		for _, i := range x.name[first] {
-			if run(x.entries[i].words, k.stems) {
+			switch words := x.entries[i].words; {
+			case run(words, k.stems):
 				m.set(i, byNameWord)
+			case containsAll(words, k.stems):
+				m.set(i, byNamePart) // issue_list for list_issues
 			}
 		}
 		m.setAll(allOf(x.hint, k.stems), byHint)
@@ -196,6 +199,15 @@ func run(seq, sub []string) bool {
 		}
 	}
 	return false
+}
+
+func containsAll(seq, sub []string) bool {
+	for _, w := range sub {
+		if !slices.Contains(seq, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // allOf returns the tools whose postings hold every stem.

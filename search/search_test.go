@@ -392,6 +392,7 @@ func TestRecall(t *testing.T) {
 		"listing":       "mcp__gh__list_issues",
 		"listIssues":    "mcp__gh__list_issues",
 		"list-issues":   "mcp__gh__list_issues",
+		"issues_list":   "mcp__gh__list_issues",
 		"entry":         "mcp__db__query_entries",
 		"remove file":   "mcp__fs__delete_file",
 		"notebook edit": "NotebookEdit",
