@@ -1,10 +1,12 @@
 package execlua
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +121,12 @@ func TestFailuresAreResults(t *testing.T) {
 	f := &fakeFunnel{tools: map[string]toolFunc{
 		"mcp__srv__crash": func(context.Context, map[string]any) (sandbox.Output, error) { panic("host bug") },
 	}}
-	s := newSession(t, f, &Options{Tools: []pool.Tool{mcpTool("srv", "crash"), mcpTool("srv", "ok")}, Limits: sandbox.Options{Budget: 50 * time.Millisecond}})
+	var logged bytes.Buffer
+	s := newSession(t, f, &Options{
+		Tools:  []pool.Tool{mcpTool("srv", "crash"), mcpTool("srv", "ok")},
+		Limits: sandbox.Options{Budget: 50 * time.Millisecond},
+		Logger: slog.New(slog.NewTextHandler(&logged, nil)),
+	})
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()
 	for _, tc := range []struct {
@@ -140,13 +147,26 @@ func TestFailuresAreResults(t *testing.T) {
 		if ctx == nil {
 			ctx = t.Context()
 		}
+		logged.Reset()
 		res := s.Run(ctx, input(tc.code), tc.progress)
+		if !strings.Contains(logged.String(), "Exec failed") {
+			t.Errorf("%s: not logged", tc.name)
+		}
 		if !res.IsError || !errors.Is(res.Err, tc.want) || res.Summary != "failed" {
 			t.Errorf("%s: IsError=%v Err=%v Summary=%q, want a failed result matching %v", tc.name, res.IsError, res.Err, res.Summary, tc.want)
 		}
 		if strings.Contains(res.Text, "goroutine") || strings.Contains(res.Text, ".go:") {
 			t.Errorf("%s: the model's text carries Go internals: %q", tc.name, res.Text)
 		}
+	}
+}
+
+// Successful runs leave no log record; failures leave one each (above).
+func TestSuccessNotLogged(t *testing.T) {
+	var logged bytes.Buffer
+	s := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if res := run(s, `return tools.WebFetch{}`); res.IsError || logged.Len() != 0 {
+		t.Errorf("result %+v, log %q", res, logged.String())
 	}
 }
 
@@ -298,7 +318,9 @@ func TestSummaryAndRecord(t *testing.T) {
 			[]string{"WebFetch", "mcp__github__get-file.contents"}},
 		{"SUM-3 SUM-10 repeats, last two", `for i = 1, 3 do tools.WebFetch{} end; tools.mcp__github__create_issue{}`, "... 4 tool calls\nWebFetch\nmcp__github__create_issue",
 			[]string{"WebFetch", "WebFetch", "WebFetch", "mcp__github__create_issue"}},
-		{"SUM-7 refused by the user", `pcall(tools.TaskCreate, {}); return "done"`, "1 tool call\nTaskCreate", []string{"TaskCreate"}},
+		// A refusal by the user, a deny rule or a PreToolUse hook all come
+		// back from the funnel as the call's error (HOOK-4).
+		{"SUM-7 HOOK-4 refused by the funnel", `pcall(tools.TaskCreate, {}); return "done"`, "1 tool call\nTaskCreate", []string{"TaskCreate"}},
 		{"SUM-7 over the limit", `for i = 1, 7 do pcall(tools.WebFetch) end; return "done"`, "... 7 tool calls\nWebFetch\nWebFetch",
 			[]string{"WebFetch", "WebFetch", "WebFetch", "WebFetch", "WebFetch", "WebFetch", "WebFetch"}},
 		{"ToolSearch counts", `tools.ToolSearch{ query = "issue" }; return "done"`, "1 tool call\nToolSearch", []string{"ToolSearch"}},

@@ -130,6 +130,7 @@ return { found = r.matches[1].name, number = issue.number }`},
 		conv.say("assistant: done")
 	}
 	golden(t, "session_transcript.txt", transcript.String())
+	// ToolSearch answered without the funnel (HOOK-6: it fires no hook).
 	want := []string{
 		`mcp__github__create_issue {"id":1}`,
 		`mcp__slack__post_message {"id":2}`,
@@ -452,5 +453,26 @@ func TestRequestCarriesDeclaration(t *testing.T) {
 	want, _ := json.Marshal(Declaration())
 	if string(got) != string(want) {
 		t.Errorf("tools[0] is not Declaration()")
+	}
+}
+
+// Edge cases: a server name containing __ and tool names with - and . are
+// announced, found, called with brackets and summarised like any other.
+func TestOddNames(t *testing.T) {
+	f := &fakeFunnel{}
+	odd := []pool.Tool{mcpTool("my__srv", "get-item"), mcpTool("my__srv", "v1.list")}
+	s := newSession(t, f, &Options{Tools: odd})
+	got := announcedNames(t, s.Request(nil).Announcement.Text)
+	if diff := cmp.Diff([]string{"mcp__my__srv__get-item", "mcp__my__srv__v1.list"}, got); diff != "" {
+		t.Errorf("announced (-want +got):\n%s", diff)
+	}
+	res := run(s, `local r = tools.ToolSearch{ query = "select:mcp__my__srv__v1.list" }
+return { r.matches[1].signature:match("tools%[.-%]"), tools["mcp__my__srv__get-item"]{ id = 1 } }`)
+	want := `["tools[\"mcp__my__srv__v1.list\"]","mcp__my__srv__get-item {\"id\":1}"]`
+	if diff := cmp.Diff(want, res.Text); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("2 tool calls\nToolSearch\nmcp__my__srv__get-item", res.Summary); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 }
