@@ -56,7 +56,7 @@ func parseSpec(src string) scriptSpec {
 
 // scriptFunnel gives scripts a few tools and turns test_fail calls into
 // test failures.
-func scriptFunnel(t *testing.T, name string) (*fakeFunnel, func(string) Request) {
+func scriptFunnel(t *testing.T, name string) func(string) Request {
 	f := newFunnel(map[string]toolFunc{
 		"echo": echo,
 		"text": func(_ context.Context, args map[string]any) (Output, error) {
@@ -87,18 +87,14 @@ func scriptFunnel(t *testing.T, name string) (*fakeFunnel, func(string) Request)
 		req.SearchSchema = json.RawMessage(search.InputSchema)
 		return req
 	}
-	return f, request
+	return request
 }
 
-func TestScripts(t *testing.T) {
-	helper, err := os.ReadFile("../testdata/lua/lib/assert.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
-	prelude := strings.ReplaceAll(string(helper), "\n", " ")
-	files, _ := filepath.Glob("../testdata/lua/*.lua")
-	if len(files) == 0 {
-		t.Fatal("no scripts")
+// eachScript runs body as a subtest for every script matching pattern.
+func eachScript(t *testing.T, pattern string, atLeast int, body func(t *testing.T, name, src string, spec scriptSpec)) {
+	files, _ := filepath.Glob(pattern)
+	if len(files) < atLeast {
+		t.Fatalf("%d scripts match %s, want at least %d", len(files), pattern, atLeast)
 	}
 	for _, file := range files {
 		name := filepath.Base(file)
@@ -107,18 +103,27 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			spec := parseSpec(string(src))
-			_, request := scriptFunnel(t, name)
-			out := Run(context.Background(), request(prelude+string(src)), &Options{MaxCalls: 1000})
-			checkSpec(t, spec, out)
-			if spec.result != nil && out.Result != *spec.result {
-				t.Errorf("result %q, want %q", out.Result, *spec.result)
-			}
-			if spec.log != nil && out.Log != *spec.log {
-				t.Errorf("log %q, want %q", out.Log, *spec.log)
-			}
+			body(t, name, string(src), parseSpec(string(src)))
 		})
 	}
+}
+
+func TestScripts(t *testing.T) {
+	helper, err := os.ReadFile("../testdata/lua/lib/assert.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prelude := strings.ReplaceAll(string(helper), "\n", " ")
+	eachScript(t, "../testdata/lua/*.lua", 5, func(t *testing.T, name, src string, spec scriptSpec) {
+		out := Run(context.Background(), scriptFunnel(t, name)(prelude+src), &Options{MaxCalls: 1000})
+		checkSpec(t, spec, out)
+		if spec.result != nil && out.Result != *spec.result {
+			t.Errorf("result %q, want %q", out.Result, *spec.result)
+		}
+		if spec.log != nil && out.Log != *spec.log {
+			t.Errorf("log %q, want %q", out.Log, *spec.log)
+		}
+	})
 }
 
 func checkSpec(t *testing.T, spec scriptSpec, out Outcome) {
@@ -167,44 +172,32 @@ func heapPeak(stop <-chan struct{}) uint64 {
 // With -v it logs how far past the budget each run ended and the heap's
 // peak while it ran (the README's table).
 func TestHostileScripts(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/lua/hostile/*.lua")
-	if len(files) < 30 {
-		t.Fatalf("only %d hostile scripts", len(files))
-	}
 	budget := 100 * time.Millisecond
 	var report []string
 	var mu sync.Mutex
-	for _, file := range files {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec := parseSpec(string(src))
-			opts := &Options{Budget: budget}
-			if spec.expect != "budget" {
-				// Ends on a limit of its own; keep slow machines out of it.
-				opts = &Options{Budget: 30 * time.Second, MaxMemory: 64 << 20}
-			}
-			_, request := scriptFunnel(t, name)
-			runtime.GC()
-			stop := make(chan struct{})
-			peak := make(chan uint64)
-			go func() { peak <- heapPeak(stop) }()
-			start := time.Now()
-			out := Run(context.Background(), request(string(src)), opts)
-			elapsed := time.Since(start)
-			close(stop)
-			checkSpec(t, spec, out)
-			over := "–"
-			if spec.expect == "budget" {
-				over = fmt.Sprintf("%.1f ms", float64(elapsed-budget)/float64(time.Millisecond))
-			}
-			mu.Lock()
-			report = append(report, fmt.Sprintf("| %s | %s | %s | %.0f MiB |", strings.TrimSuffix(name, ".lua"), spec.expect, over, float64(<-peak)/(1<<20)))
-			mu.Unlock()
-		})
-	}
+	eachScript(t, "../testdata/lua/hostile/*.lua", 30, func(t *testing.T, name, src string, spec scriptSpec) {
+		opts := &Options{Budget: budget}
+		if spec.expect != "budget" {
+			// Ends on a limit of its own; keep slow machines out of it.
+			opts = &Options{Budget: 30 * time.Second, MaxMemory: 64 << 20}
+		}
+		request := scriptFunnel(t, name)
+		runtime.GC()
+		stop := make(chan struct{})
+		peak := make(chan uint64)
+		go func() { peak <- heapPeak(stop) }()
+		start := time.Now()
+		out := Run(context.Background(), request(string(src)), opts)
+		elapsed := time.Since(start)
+		close(stop)
+		checkSpec(t, spec, out)
+		over := "–"
+		if spec.expect == "budget" {
+			over = fmt.Sprintf("%.1f ms", float64(elapsed-budget)/float64(time.Millisecond))
+		}
+		mu.Lock()
+		report = append(report, fmt.Sprintf("| %s | %s | %s | %.0f MiB |", strings.TrimSuffix(name, ".lua"), spec.expect, over, float64(<-peak)/(1<<20)))
+		mu.Unlock()
+	})
 	t.Logf("\n| script | outcome | past the 100 ms budget | heap peak |\n|---|---|---|---|\n%s", strings.Join(report, "\n"))
 }
