@@ -48,8 +48,8 @@ type Result struct {
 // The script reaches the pool as it is now (POOL-10), its nested calls go
 // through the session's funnel, and tools.ToolSearch searches that same
 // pool. progress, when not nil, gets the summary again at every nested call,
-// before the script ends (SUM-4); it runs on the script's goroutine, so it
-// must return quickly.
+// before the script ends (SUM-4); it runs on the script's goroutine, inside
+// the script's budget, so it must return quickly.
 //
 // Run never returns an error and never panics: every failure is a Result
 // with IsError set and plain words in Text (BUD-11).
@@ -67,9 +67,10 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
-	// The record and the summary come from the same list. A call to a name
-	// outside the pool never reached the host (it was refused inside the
-	// sandbox, like a denied tool), so it is not counted.
+	// The record and the summary come from the same list, kept in res as it
+	// grows so that a panic still returns it. A call to a name outside the
+	// pool is not counted: it was refused inside the sandbox and never
+	// reached the host, like a call to a denied tool.
 	var calls []string
 	onCall := func(name string) {
 		if name != search.Name && !st.inPool[name] {
