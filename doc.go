@@ -40,6 +40,7 @@
 // Exec and every way a script can fail (an error, the budget, a
 // cancellation, a crash) come back as a Result with IsError set and plain
 // words for the model, keeping whatever the script printed. The limits of a
-// run are the host's (Options.Limits) and never appear in model-visible
-// text.
+// run are the host's (Options.Limits): they never appear in Exec's
+// description or in the announcement, only in the failure of a run that hit
+// one.
 package execlua
