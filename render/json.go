@@ -141,9 +141,9 @@ func (p *parser) value() (*value, error) {
 	}
 	switch c := p.s[p.pos]; {
 	case c == '{':
-		return p.object()
+		return p.container('o', '}')
 	case c == '[':
-		return p.array()
+		return p.container('a', ']')
 	case c == '"':
 		s, err := p.string()
 		if err != nil {
@@ -174,34 +174,43 @@ func (p *parser) enter() error {
 	return nil
 }
 
-func (p *parser) object() (*value, error) {
+// container parses an object ('{', kind 'o') or an array ('[', kind 'a')
+// from its opening bracket; array elements get empty keys.
+func (p *parser) container(kind, closer byte) (*value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	p.pos++ // '{'
-	v := p.alloc(value{kind: 'o'})
+	what := "an array"
+	if kind == 'o' {
+		what = "an object"
+	}
+	p.pos++
+	v := p.alloc(value{kind: kind})
 	mark := len(p.members)
 	p.space()
-	if p.pos < len(p.s) && p.s[p.pos] == '}' {
+	if p.pos < len(p.s) && p.s[p.pos] == closer {
 		p.pos++
 		p.depth--
 		return v, nil
 	}
 	for {
 		p.space()
-		if p.pos >= len(p.s) || p.s[p.pos] != '"' {
-			return nil, p.fail("expected a string key")
+		var k string
+		if kind == 'o' {
+			if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+				return nil, p.fail("expected a string key")
+			}
+			var err error
+			if k, err = p.string(); err != nil {
+				return nil, err
+			}
+			p.space()
+			if p.pos >= len(p.s) || p.s[p.pos] != ':' {
+				return nil, p.fail("expected ':' after an object key")
+			}
+			p.pos++
+			p.space()
 		}
-		k, err := p.string()
-		if err != nil {
-			return nil, err
-		}
-		p.space()
-		if p.pos >= len(p.s) || p.s[p.pos] != ':' {
-			return nil, p.fail("expected ':' after an object key")
-		}
-		p.pos++
-		p.space()
 		m, err := p.value()
 		if err != nil {
 			return nil, err
@@ -209,56 +218,18 @@ func (p *parser) object() (*value, error) {
 		p.members = append(p.members, member{k, m})
 		p.space()
 		if p.pos >= len(p.s) {
-			return nil, p.fail("unexpected end of input in an object")
+			return nil, p.fail("unexpected end of input in " + what)
 		}
 		switch p.s[p.pos] {
 		case ',':
 			p.pos++
-		case '}':
+		case closer:
 			p.pos++
 			p.depth--
 			v.obj = p.finish(mark)
 			return v, nil
 		default:
-			return nil, p.fail("expected ',' or '}' in an object")
-		}
-	}
-}
-
-func (p *parser) array() (*value, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	p.pos++ // '['
-	v := p.alloc(value{kind: 'a'})
-	mark := len(p.members)
-	p.space()
-	if p.pos < len(p.s) && p.s[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return v, nil
-	}
-	for {
-		p.space()
-		e, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		p.members = append(p.members, member{val: e})
-		p.space()
-		if p.pos >= len(p.s) {
-			return nil, p.fail("unexpected end of input in an array")
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
-			v.obj = p.finish(mark)
-			return v, nil
-		default:
-			return nil, p.fail("expected ',' or ']' in an array")
+			return nil, p.fail("expected ',' or '" + string(closer) + "' in " + what)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -514,7 +515,7 @@ func (r *renderer) ref(s *value, at path, depth int, notes *[]string) string {
 	if notes != nil {
 		// Notes already there came from another use of the same definition.
 		for _, n := range e.notes {
-			if !contains(*notes, n) {
+			if !slices.Contains(*notes, n) {
 				*notes = append(*notes, n)
 			}
 		}
@@ -629,7 +630,7 @@ func (r *renderer) merge(s *value, ownDesc bool) *value {
 					required = append(required, m.val.obj...)
 				}
 			case "description":
-				if x != s && m.val.kind == 's' && m.val.str != "" && !contains(descs, m.val.str) {
+				if x != s && m.val.kind == 's' && m.val.str != "" && !slices.Contains(descs, m.val.str) {
 					descs = append(descs, m.val.str)
 				}
 			default:
@@ -653,15 +654,6 @@ func (r *renderer) merge(s *value, ownDesc bool) *value {
 		out.obj = append(out.obj, member{"description", &value{kind: 's', str: strings.Join(descs, "\n")}})
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func isArray(v *value) bool { return v != nil && v.kind == 'a' }
@@ -705,7 +697,7 @@ func (u *union) addOne(p string) {
 	{
 		if p == "nil" {
 			u.hasNil = true
-		} else if !contains(u.parts, p) {
+		} else if !slices.Contains(u.parts, p) {
 			u.parts = append(u.parts, p)
 		}
 	}
@@ -713,7 +705,7 @@ func (u *union) addOne(p string) {
 
 func (u *union) String() string {
 	switch {
-	case contains(u.parts, "any"):
+	case slices.Contains(u.parts, "any"):
 		return "any"
 	case len(u.parts) == 0 && u.hasNil:
 		return "nil"

@@ -228,26 +228,23 @@ func compact(v *value) string {
 
 func writeJSON(b *strings.Builder, v *value) {
 	switch v.kind {
-	case 'o':
-		b.WriteByte('{')
+	case 'o', 'a':
+		open, closer := byte('{'), byte('}')
+		if v.kind == 'a' {
+			open, closer = '[', ']'
+		}
+		b.WriteByte(open)
 		for i, m := range v.obj {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(b, m.key)
-			b.WriteByte(':')
+			if v.kind == 'o' {
+				writeJSONString(b, m.key)
+				b.WriteByte(':')
+			}
 			writeJSON(b, m.val)
 		}
-		b.WriteByte('}')
-	case 'a':
-		b.WriteByte('[')
-		for i, e := range v.obj {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSON(b, e.val)
-		}
-		b.WriteByte(']')
+		b.WriteByte(closer)
 	case 's':
 		writeJSONString(b, v.str)
 	case 'n':

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -160,20 +161,11 @@ func synonyms() map[string][]string {
 	for _, g := range synonymGroups {
 		for _, a := range g {
 			for _, b := range g {
-				if sa, sb := stem(a), stem(b); sa != sb && !contains(out[sa], sb) {
+				if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
 					out[sa] = append(out[sa], sb)
 				}
 			}
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
