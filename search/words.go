@@ -129,7 +129,7 @@ var stopWords = map[string]bool{
 var synonymGroups = [][]string{
 	{"delete", "remove", "erase", "destroy", "drop"},
 	{"create", "add", "new", "make", "insert"},
-	{"get", "fetch", "read", "retrieve", "show", "view", "open"},
+	{"get", "fetch", "read", "retrieve", "show", "view"},
 	{"find", "search", "lookup", "query", "locate", "grep"},
 	{"update", "edit", "modify", "change", "patch", "set", "rename"},
 	{"run", "execute", "exec", "invoke", "call", "trigger"},
