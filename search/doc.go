@@ -14,9 +14,10 @@
 // A query is one of three things. "select:A,B,C" returns exactly the
 // tools named, in that order, case-insensitively, each once, unknown names
 // dropped, never capped. An empty query lists the pool. Anything else is
-// keywords: the query is split at spaces, stop words ("how", "the", "a")
-// are dropped, and each keyword is matched against every tool, keeping
-// its strongest match, in this order of strength:
+// keywords: the query is split at spaces and commas, stop words ("how",
+// "the", "a") are dropped, at most 32 keywords are kept, and each is
+// matched against every tool, keeping its strongest match, in this order
+// of strength:
 //
 //  1. the tool's exact name (the whole query), which always comes first;
 //  2. a word of the name: names split at _, -, ., __ and camelCase, and
