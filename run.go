@@ -68,14 +68,10 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
 	// The record and the summary come from the same list, kept in res as it
-	// grows so that a panic still returns it. A call to a name outside the
-	// pool is not counted: it was refused inside the sandbox and never
-	// reached the host, like a call to a denied tool.
+	// grows so that a panic still returns it. (A name outside the pool is
+	// refused inside the sandbox before it becomes a call.)
 	var calls []string
 	onCall := func(name string) {
-		if name != search.Name && !st.inPool[name] {
-			return
-		}
 		calls = append(calls, name)
 		res.Calls = calls
 		if progress != nil {

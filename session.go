@@ -59,9 +59,8 @@ type state struct {
 	tools    []pool.Tool
 	settings Settings
 	asm      *pool.Assembly
-	names    []string       // the pool's names, for the announcement
-	reach    []sandbox.Tool // the pool, as the sandbox's reachable set
-	inPool   map[string]bool
+	names    []string             // the pool's names, for the announcement
+	reach    []sandbox.Tool       // the pool, as the sandbox's reachable set
 	index    func() *search.Index // built at a run's first ToolSearch
 }
 
@@ -76,12 +75,10 @@ func newState(tools []pool.Tool, settings Settings) (*state, error) {
 		asm:      asm,
 		names:    asm.PoolNames(),
 		reach:    make([]sandbox.Tool, len(asm.Pool)),
-		inPool:   make(map[string]bool, len(asm.Pool)),
 		index:    sync.OnceValue(func() *search.Index { return search.NewIndex(asm.Pool) }),
 	}
 	for i, t := range asm.Pool {
 		st.reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
-		st.inPool[t.Name] = true
 	}
 	return st, nil
 }

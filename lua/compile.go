@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -41,7 +42,7 @@ const (
 func Compile(code string) (*glua.FunctionProto, error) {
 	chunk, err := parse.Parse(strings.NewReader(code), ChunkName)
 	if err != nil {
-		return nil, fmt.Errorf("syntax error: %w", err)
+		return nil, syntaxError(err)
 	}
 	r := &rewriter{}
 	r.block(chunk)
@@ -51,6 +52,19 @@ func Compile(code string) (*glua.FunctionProto, error) {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
 	return proto, nil
+}
+
+// syntaxError words a parse error the way C Lua places one, by line.
+func syntaxError(err error) error {
+	var pe *parse.Error
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", ChunkName, err)
+	}
+	msg := strings.TrimSpace(pe.Message)
+	if pe.Pos.Line == parse.EOF {
+		return fmt.Errorf("%s: %s at the end of the script", ChunkName, msg)
+	}
+	return fmt.Errorf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
 }
 
 // rewriter walks the AST keeping the set of local names in scope, so that

@@ -24,18 +24,22 @@ func (r *run) known(name string) bool {
 	return ok
 }
 
-// submit converts a call's arguments and records the call. Arguments that
-// are not plain data are refused here, before anything reaches the host,
-// and do not count as a call. Everything else counts, refused or not.
+// submit converts a call's arguments and records the call. A name outside
+// the pool (ORCH-4) and arguments that are not plain data are refused
+// here, before anything reaches the host, and are not calls: they are not
+// recorded and do not count. Everything else counts, refused or not.
 func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error) {
 	tool, known := r.tools[name]
+	if !known && name != SearchName {
+		return 0, r.refuse(&UnknownToolError{Name: name})
+	}
 	schemaJSON := tool.InputSchema
 	if name == SearchName {
 		schemaJSON = r.req.SearchSchema
 	}
 	encoded, err := r.encodeArgs(L, name, schemaJSON, args)
 	if err != nil {
-		return 0, err
+		return 0, r.refuse(err)
 	}
 	r.calls = append(r.calls, name)
 	if r.req.OnCall != nil {
@@ -55,10 +59,15 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 		}
 		res, err := r.req.Search(encoded)
 		p.out, p.err = Output{Structured: res}, err
-	case !known:
-		p.done, p.err = true, &UnknownToolError{Name: name}
 	}
 	return r.nextID, nil
+}
+
+// refuse remembers an error handed to the script, so that the error the
+// script ends with can be traced back to it (errors.Is through Lua).
+func (r *run) refuse(err error) error {
+	r.callErrs = append(r.callErrs, err)
+	return err
 }
 
 func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args glua.LValue) ([]byte, error) {
@@ -157,8 +166,7 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 		}
 	}
 	if p.err != nil {
-		r.callErrs = append(r.callErrs, p.err)
-		return glua.LNil, p.err
+		return glua.LNil, r.refuse(p.err)
 	}
 	switch {
 	case len(p.out.Structured) > 0:

@@ -74,7 +74,8 @@ func TestORCH3_ArgumentsAsWritten(t *testing.T) {
 }
 
 // ORCH-4: an mcp__ name outside the pool reaches the host's check and is
-// refused there with a pointer to ToolSearch; the funnel never sees it.
+// refused there with a pointer to ToolSearch; the funnel never sees it, and
+// it is not a call (not recorded, not counted).
 func TestORCH4_UnknownMCPName(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"mcp__srv__known": echo})
 	out := runScript(t, f, `return tools.mcp__other__tool{ x = 1 }`, nil)
@@ -89,8 +90,8 @@ func TestORCH4_UnknownMCPName(t *testing.T) {
 	if len(f.calls) != 0 {
 		t.Errorf("the funnel saw %v", f.names())
 	}
-	if diff := cmp.Diff([]string{"mcp__other__tool"}, out.Calls); diff != "" {
-		t.Errorf("recorded calls (-want +got):\n%s", diff)
+	if len(out.Calls) != 0 {
+		t.Errorf("a name outside the pool was recorded as a call: %v", out.Calls)
 	}
 }
 
