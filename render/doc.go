@@ -15,10 +15,13 @@
 //	---@return any
 //	function tools.mcp__srv__fetch(args) end
 //
-// Objects with properties become ---@class blocks named after where they
-// sit (Tool.Args, Tool.Args.field, Tool.Result, Tool.<definition>) so that
-// each field keeps its description in full: one line after the field, or
-// several lines above it. Deprecation, default, format and the numeric,
+// An object with nothing to document below it (no descriptions, facets or
+// references) is written inline when that stays short, as the contract's
+// own example is: ---@param args { id: integer, mode?: "fast"|"slow" }.
+// Other objects with properties become ---@class blocks named after where
+// they sit (Tool.Args, Tool.Args.field, Tool.Result, Tool.<definition>), so
+// that each field keeps its description in full: one line after the field,
+// or several lines above it. Deprecation, default, format and the numeric,
 // length, pattern and item-count constraints follow the description in
 // parentheses. Everything else is a type expression: literal unions for
 // enum and const, unions for anyOf, oneOf and type arrays (null is nil),

@@ -27,11 +27,8 @@ func ExampleSignature() {
 	// ---@field id integer The record to fetch
 	// ---@field mode? "fast"|"slow" (default: "fast")
 	//
-	// ---@class mcp__srv__fetch.Result
-	// ---@field value string
-	//
 	// ---@param args mcp__srv__fetch.Args
-	// ---@return mcp__srv__fetch.Result
+	// ---@return { value: string }
 	// function tools.mcp__srv__fetch(args) end
 }
 

@@ -405,8 +405,73 @@ func (r *renderer) object(s *value, at path, depth int, notes *[]string, shown b
 	if r.inline {
 		return r.inlineObject(s, depth)
 	}
-
+	if bare(s) {
+		// Nothing to document below: an inline table says it all, if it
+		// stays short. Nested objects inline too while trying.
+		r.inline = true
+		t := r.inlineObject(s, depth)
+		r.inline = false
+		if len(t) <= maxInline {
+			return t
+		}
+	}
 	return r.enqueue(s, r.newClass(at.String()), depth, shown)
+}
+
+// maxInline is the longest inline table type written in place of a class;
+// a longer one reads better a field a line.
+const maxInline = 80
+
+// bare reports whether an object schema can be written inline without
+// losing anything: no member, at any depth, has a description, a facet or
+// a $ref, and no members beyond its properties are allowed. Its own
+// description is not its members' business: the field above it shows it.
+func bare(s *value) bool {
+	if ap := s.get("additionalProperties"); ap != nil && !(ap.kind == 'b' && !ap.b) || s.get("patternProperties") != nil {
+		return false
+	}
+	return eachSubschema(s, docless)
+}
+
+// docless reports whether s and everything below it carry no text or
+// constraint that only a class could show.
+func docless(s *value) bool {
+	if s.kind != 'o' {
+		return true
+	}
+	for _, k := range [...]string{"description", "$ref", "allOf", "deprecated"} {
+		if s.get(k) != nil {
+			return false
+		}
+	}
+	for _, k := range facetKeys {
+		if s.get(k) != nil {
+			return false
+		}
+	}
+	return bare(s)
+}
+
+// eachSubschema reports whether f holds for every schema directly below s:
+// properties, items, tuple members and union alternatives.
+func eachSubschema(s *value, f func(*value) bool) bool {
+	for _, k := range [...]string{"properties", "items", "prefixItems", "anyOf", "oneOf"} {
+		v := s.get(k)
+		switch {
+		case v == nil:
+		case v.kind == 'o' && k != "properties":
+			if !f(v) {
+				return false
+			}
+		case v.kind == 'o' || v.kind == 'a':
+			for _, m := range v.obj {
+				if !f(m.val) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func (r *renderer) inlineObject(s *value, depth int) string {

@@ -127,8 +127,24 @@ func TestSignature(t *testing.T) {
 		},
 		{
 			name: "required members make args required",
-			tool: "t", in: `{"properties":{"a":{"type":"string"}},"required":["a"]}`,
-			want: []string{"---@field a string", "---@param args t.Args"},
+			tool: "t", in: `{"properties":{"a":{"type":"string","description":"A."}},"required":["a"]}`,
+			want: []string{"---@field a string A.", "---@param args t.Args"},
+		},
+		{
+			name: "an object with nothing to document is an inline table",
+			tool: "mcp__srv__fetch",
+			in:   `{"type":"object","properties":{"id":{"type":"integer"},"mode":{"enum":["fast","slow"]}},"required":["id"]}`,
+			out:  `{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}`,
+			want: []string{
+				`---@param args { id: integer, mode?: "fast"|"slow" }`,
+				`---@return { value: string }`,
+				`function tools.mcp__srv__fetch(args) end`,
+			},
+		},
+		{
+			name: "a long inline table becomes a class",
+			tool: "t", in: `{"properties":{"first_name":{"type":"string"},"last_name":{"type":"string"},"street_address":{"type":"string"},"postal_code":{"type":"string"}}}`,
+			want: []string{"---@class t.Args", "---@field postal_code? string", "---@param args? t.Args"},
 		},
 		{
 			name: "recursive $ref is a named class",
@@ -142,13 +158,23 @@ func TestSignature(t *testing.T) {
 		},
 		{
 			name: "nesting deeper than MaxDepth is any",
-			tool: "t", in: nested(MaxDepth + 2),
-			want: []string{"---@field l8? t.Args.l1.l2.l3.l4.l5.l6.l7.l8", "---@field l9? any"},
+			tool: "t", in: nested(MaxDepth+2, `,"description":"d"`),
+			want: []string{"---@field l8? t.Args.l1.l2.l3.l4.l5.l6.l7.l8 d", "---@field l9? any d"},
+		},
+		{
+			name: "nesting deeper than MaxDepth is any, inline",
+			tool: "t", in: nested(MaxDepth+2, ""),
+			want: []string{"---@field l1? { l2?: { l3?: { l4?: { l5?: { l6?: { l7?: { l8?: { l9?: any } } } } } } } }"},
 		},
 		{
 			name: "non-identifier tool and field names",
-			tool: "mcp__srv__get-item", in: `{"properties":{"field-name":{"type":"string"},"end":{"type":"string"}},"required":["end"]}`,
-			want: []string{`---@field ["field-name"]? string`, `---@field ["end"] string`, `tools["mcp__srv__get-item"] = function(args) end`},
+			tool: "mcp__srv__get-item", in: `{"properties":{"field-name":{"type":"string","description":"d"},"end":{"type":"string"}},"required":["end"]}`,
+			want: []string{`---@field ["field-name"]? string d`, `---@field ["end"] string`, `tools["mcp__srv__get-item"] = function(args) end`},
+		},
+		{
+			name: "non-identifier field names, inline",
+			tool: "t", in: `{"properties":{"field-name":{"type":"string"},"end":{"type":"string"}},"required":["end"]}`,
+			want: []string{`---@param args { ["field-name"]?: string, ["end"]: string }`},
 		},
 		{
 			name: "facets stay visible",
@@ -200,10 +226,12 @@ func TestRefFanOut(t *testing.T) {
 	}
 }
 
-func nested(levels int) string {
-	s := `{"type":"string"}`
+// nested returns objects nested levels deep, each member with extra
+// keywords (e.g. a description).
+func nested(levels int, extra string) string {
+	s := `{"type":"string"` + extra + `}`
 	for i := levels; i >= 1; i-- {
-		s = `{"type":"object","properties":{"l` + string(rune('0'+i%10)) + `":` + s + `}}`
+		s = `{"type":"object"` + extra + `,"properties":{"l` + string(rune('0'+i%10)) + `":` + s + `}}`
 	}
 	return s
 }

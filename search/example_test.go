@@ -17,7 +17,7 @@ func ExampleSearch() {
 		{
 			Name: "mcp__github__list_issues", Description: "List issues in a GitHub repository.",
 			Kind: pool.MCP, Server: "github", ServerTool: "list_issues",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"state":{"enum":["OPEN","CLOSED"]}},"required":["owner","repo"]}`),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string","description":"Repository owner"},"repo":{"type":"string","description":"Repository name"},"state":{"enum":["OPEN","CLOSED"]}},"required":["owner","repo"]}`),
 		},
 		{Name: "TaskCreate", Description: "Create a task in the task list.", SearchHint: "add a todo item"},
 	}
@@ -35,8 +35,8 @@ func ExampleSearch() {
 	// total: 3
 	// mcp__github__list_issues
 	// ---@class mcp__github__list_issues.Args
-	// ---@field owner string
-	// ---@field repo string
+	// ---@field owner string Repository owner
+	// ---@field repo string Repository name
 	// ---@field state? "OPEN"|"CLOSED"
 	//
 	// ---@param args mcp__github__list_issues.Args

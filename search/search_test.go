@@ -361,7 +361,7 @@ func TestUnrenderableSchema(t *testing.T) {
 	}
 	for name, want := range map[string][]string{
 		"Broken":    {"---input schema: invalid JSON", "---@param args? any\n", "function tools.Broken(args) end\n"},
-		"BrokenOut": {"---output schema: invalid JSON", "---@field id? integer\n", "function tools.BrokenOut(args) end\n"},
+		"BrokenOut": {"---output schema: invalid JSON", "---@param args? { id?: integer }\n", "function tools.BrokenOut(args) end\n"},
 	} {
 		res := doSearch(t, tools, q("select:"+name))
 		if len(res.Matches) != 1 {

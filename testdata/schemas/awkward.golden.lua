@@ -11,10 +11,7 @@
 ---@return any
 tools["mcp__srv__get-item"] = function(args) end
 
----@class mcp__my__server__tool_v2.Args
----@field x? number
-
----@param args? mcp__my__server__tool_v2.Args
+---@param args? { x?: number }
 ---@return any
 tools["mcp__my__server__tool.v2"] = function(args) end
 
@@ -32,20 +29,12 @@ tools["end"] = function(args) end
 ---@field legacy? string|nil
 ---Where to send it: a user id or an address object.
 ---integer: A user id
----@field target? integer|mcp__awk__unions.Args.target|nil
+---@field target? integer|{ street?: string, city: string }|nil
 ---Output format.
 ---"json": Machine-readable JSON
 ---"text": Plain text for people
 ---@field format? "json"|"text"
----@field either? mcp__awk__unions.Args.either
-
----@class mcp__awk__unions.Args.target
----@field street? string
----@field city string
-
----@class mcp__awk__unions.Args.either
----@field a? string
----@field b? string
+---@field either? { a?: string, b?: string }
 
 ---@param args mcp__awk__unions.Args
 ---@return any
@@ -109,31 +98,7 @@ function tools.mcp__awk__tuples_and_maps(args) end
 function tools.mcp__awk__refs(args) end
 
 ---@class mcp__awk__deep.Args
----@field l1? mcp__awk__deep.Args.l1
-
----@class mcp__awk__deep.Args.l1
----@field l2? mcp__awk__deep.Args.l1.l2
-
----@class mcp__awk__deep.Args.l1.l2
----@field l3? mcp__awk__deep.Args.l1.l2.l3
-
----@class mcp__awk__deep.Args.l1.l2.l3
----@field l4? mcp__awk__deep.Args.l1.l2.l3.l4
-
----@class mcp__awk__deep.Args.l1.l2.l3.l4
----@field l5? mcp__awk__deep.Args.l1.l2.l3.l4.l5
-
----@class mcp__awk__deep.Args.l1.l2.l3.l4.l5
----@field l6? mcp__awk__deep.Args.l1.l2.l3.l4.l5.l6
-
----@class mcp__awk__deep.Args.l1.l2.l3.l4.l5.l6
----@field l7? mcp__awk__deep.Args.l1.l2.l3.l4.l5.l6.l7
-
----@class mcp__awk__deep.Args.l1.l2.l3.l4.l5.l6.l7
----@field l8? mcp__awk__deep.Args.l1.l2.l3.l4.l5.l6.l7.l8
-
----@class mcp__awk__deep.Args.l1.l2.l3.l4.l5.l6.l7.l8
----@field l9? any
+---@field l1? { l2?: { l3?: { l4?: { l5?: { l6?: { l7?: { l8?: { l9?: any } } } } } } } }
 
 ---@param args? mcp__awk__deep.Args
 ---@return any

@@ -12,9 +12,6 @@
 ---@field url string (format: uri, minLength: 1, maxLength: 2083)
 ---@field caption? string|nil (default: null)
 
----@class mcp__notes__add_note.Result
----@field result integer
-
 ---@param args mcp__notes__add_note.Args
----@return mcp__notes__add_note.Result
+---@return { result: integer }
 function tools.mcp__notes__add_note(args) end

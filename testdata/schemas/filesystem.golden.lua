@@ -14,11 +14,7 @@ function tools.mcp__filesystem__read_text_file(args) end
 ---@return any
 function tools.mcp__filesystem__read_multiple_files(args) end
 
----@class mcp__filesystem__write_file.Args
----@field path string
----@field content string
-
----@param args mcp__filesystem__write_file.Args
+---@param args { path: string, content: string }
 ---@return any
 function tools.mcp__filesystem__write_file(args) end
 

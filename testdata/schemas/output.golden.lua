@@ -28,9 +28,6 @@ function tools.mcp__weather__get_forecast(args) end
 ---@return {}
 function tools.mcp__sentry__get_issue_details(args) end
 
----@class mcp__calc__evaluate.Args
----@field expression string
-
 ---@class mcp__calc__evaluate.Result
 ---@field result number
 ---How the result was reached,
@@ -38,16 +35,10 @@ function tools.mcp__sentry__get_issue_details(args) end
 ---@field steps? string[]
 ---@field variables? table<string, number> Variables bound while evaluating
 
----@param args mcp__calc__evaluate.Args
+---@param args { expression: string }
 ---@return mcp__calc__evaluate.Result
 function tools.mcp__calc__evaluate(args) end
 
----@class mcp__kv__get.Args
----@field key string
-
----@class mcp__kv__get.Result
----@field value string
-
----@param args mcp__kv__get.Args
----@return mcp__kv__get.Result
+---@param args { key: string }
+---@return { value: string }
 function tools.mcp__kv__get(args) end
