@@ -1,5 +1,5 @@
 GO ?= go
-BENCH_PKGS ?= ./sandbox/ ./search/ ./pool/ ./render/ ./announce/ .
+BENCH_PKGS ?= ./sandbox/ ./lua/ ./search/ ./pool/ ./render/ ./announce/ .
 
 .PHONY: test bench demo fmt lint
 
@@ -12,7 +12,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
 
 demo:
-	@if [ -d cmd/execlua ]; then $(GO) run ./cmd/execlua demo; else echo "demo: not yet (the execlua CLI arrives with its own issue)"; fi
+	$(GO) run ./examples/demo
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

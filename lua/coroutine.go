@@ -251,10 +251,12 @@ func kindOf(pc uintptr) frameKind {
 	return k
 }
 
-// maxYieldFrames is more than the Go frames between a primitive and its
-// thread's start when nothing is nested (about six); a nested main loop
-// adds more than that, so a deeper stack is never yieldable.
-const maxYieldFrames = 16
+// maxYieldFrames is a little more than the Go frames between a primitive
+// and its thread's start when nothing is nested (six: the primitive, its
+// guard, callGFunction, the opcode handler, the main loop, threadRun); a
+// nested main loop adds more than that, so a deeper stack is never
+// yieldable, and the walk, which costs per frame, stays short.
+const maxYieldFrames = 8
 
 // canYield reports whether a Go function called from Lua may yield now.
 // gopher-lua implements a yield by unwinding to the thread's main loop; if

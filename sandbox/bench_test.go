@@ -26,7 +26,7 @@ func BenchmarkNestedCall(b *testing.B) {
 	// A funnel that does nothing, so only the sandbox's own cost shows.
 	answer := Output{Structured: []byte(`{"ok":true}`)}
 	req := Request{
-		Code:   `for i = 1, 40 do tools.t{ i = i } end`,
+		Code:   `for i = 1, 400 do tools.t{ i = i } end`,
 		Tools:  []Tool{{Name: "t"}},
 		Funnel: FunnelFunc(func(context.Context, Call) (Output, error) { return answer, nil }),
 	}
@@ -36,7 +36,7 @@ func BenchmarkNestedCall(b *testing.B) {
 			b.Fatal(out.Err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/40, "ns/call")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/400, "ns/call")
 }
 
 // tools.parallel with 100 branches, one call each, all in flight at once.
