@@ -219,13 +219,7 @@ func isControl(r rune) bool {
 	return r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029'
 }
 
-// compact writes v back as compact JSON, for facet values.
-func compact(v *value) string {
-	var b strings.Builder
-	writeJSON(&b, v)
-	return b.String()
-}
-
+// writeJSON writes v back as compact JSON, for facet values.
 func writeJSON(b *strings.Builder, v *value) {
 	switch v.kind {
 	case 'o', 'a':
