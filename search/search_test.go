@@ -110,16 +110,16 @@ func TestTierOrder(t *testing.T) {
 		mcpTool("s", "zzz", "Unrelated."),
 		mcpTool("s", "two", "Works on the widget."),
 		{Name: "mcp__s__one", Description: "Unrelated.", SearchHint: "widget things", Kind: pool.MCP, Server: "s", ServerTool: "one"},
-		mcpTool("s", "widgets_b", "Unrelated."),
+		mcpTool("t", "widgets_x", "Unrelated."),
 		builtinTool("WidgetMaker", "Unrelated."),
 		mcpTool("s", "superwidgetry", "Unrelated."),
-		mcpTool("s", "widget_a", "Unrelated."),
+		mcpTool("s", "widget_y", "Unrelated."),
 		builtinTool("widget", "Unrelated."),
 		builtinTool("Megawidget", "Unrelated."),
 	}
 	want := []string{
 		"widget",                                // exact name
-		"mcp__s__widget_a", "mcp__s__widgets_b", // word of the name, MCP, by name
+		"mcp__s__widget_y", "mcp__t__widgets_x", // word of the name, MCP, by name
 		"WidgetMaker",                         // word of the name, builtin
 		"mcp__s__superwidgetry", "Megawidget", // substring: MCP, then builtin
 		"mcp__s__one", // searchHint
