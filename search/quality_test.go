@@ -60,6 +60,15 @@ func TestQuality(t *testing.T) {
 	if len(tools) < 150 || len(queries) < 60 {
 		t.Fatalf("need at least 150 tools and 60 queries, have %d and %d", len(tools), len(queries))
 	}
+	known := map[string]bool{}
+	for _, t := range tools {
+		known[t.Name] = true
+	}
+	for _, q := range queries {
+		if !known[q.Want] {
+			t.Fatalf("query %q wants %s, which is not in the pool", q.Query, q.Want)
+		}
+	}
 	x := NewIndex(tools)
 	type tally struct{ n, top1, top5 int }
 	byKind := map[string]*tally{}
