@@ -1,8 +1,6 @@
 package announce
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -10,10 +8,9 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/execlua/execlua/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // realisticPool mixes deferred builtins and MCP tools, names with '-' and
 // '.', a server whose name contains "__", and one tool reported twice.
@@ -83,20 +80,7 @@ func allTexts(t *testing.T) map[Kind]string {
 func TestGolden(t *testing.T) {
 	for kind, got := range allTexts(t) {
 		t.Run(string(kind), func(t *testing.T) {
-			path := filepath.Join("testdata", string(kind)+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-			}
+			golden.Check(t, filepath.Join("testdata", string(kind)+".golden"), got)
 		})
 	}
 }

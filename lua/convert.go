@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -256,31 +257,10 @@ func keyText(k glua.LValue) string {
 // fieldPath appends a field to a Lua path: .name for identifiers,
 // ["na-me"] otherwise.
 func fieldPath(path, name string) string {
-	if IsIdentifier(name) {
+	if render.IsIdentifier(name) {
 		return path + "." + name
 	}
 	return path + "[" + strconv.Quote(name) + "]"
-}
-
-// IsIdentifier reports whether name can be written as a Lua field name
-// (tools.name) rather than tools["name"].
-func IsIdentifier(name string) bool {
-	if name == "" || keywords[name] {
-		return false
-	}
-	for i, c := range name {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-var keywords = map[string]bool{
-	"and": true, "break": true, "do": true, "else": true, "elseif": true, "end": true,
-	"false": true, "for": true, "function": true, "goto": true, "if": true, "in": true,
-	"local": true, "nil": true, "not": true, "or": true, "repeat": true, "return": true,
-	"then": true, "true": true, "until": true, "while": true,
 }
 
 // writeJSONString writes s as a JSON string without HTML escaping; bytes

@@ -223,7 +223,7 @@ func FuzzPatterns(f *testing.F) {
 
 func TestSyntaxErrors(t *testing.T) {
 	for code, want := range map[string]string{
-		"local x = = 1":        "script:1: syntax error near '=' (column 11)",
+		"local x = = 1":       "script:1: syntax error near '=' (column 11)",
 		"if x then\nreturn 1": "script: syntax error at the end of the script",
 	} {
 		_, err := Compile(code)

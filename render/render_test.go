@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/execlua/execlua/internal/golden"
 	"github.com/google/go-cmp/cmp"
 	"github.com/yuin/gopher-lua/parse"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/schemas")
 
 // fixture is a tools/list result, the shape MCP servers publish.
 type fixture struct {
@@ -62,20 +60,13 @@ func TestGolden(t *testing.T) {
 				}
 				b.WriteString(sig)
 			}
-			golden := strings.TrimSuffix(path, ".json") + ".golden.lua"
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
+			goldenPath := strings.TrimSuffix(path, ".json") + ".golden.lua"
+			golden.Check(t, goldenPath, b.String())
+			want, err := os.ReadFile(goldenPath)
 			if err != nil {
-				t.Fatalf("%v (run go test ./render -update)", err)
+				t.Fatal(err)
 			}
-			if diff := cmp.Diff(string(want), b.String()); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-			}
-			checkLua(t, golden, string(want))
+			checkLua(t, goldenPath, string(want))
 		})
 	}
 }
