@@ -208,31 +208,26 @@ func TestBUD10_Cancellation(t *testing.T) {
 	}
 
 	synctest.Test(t, func(t *testing.T) {
-		callCanceled := make(chan bool, 1)
-		release := make(chan struct{})
-		defer close(release)
-		f := newFunnel(map[string]toolFunc{
-			"wait": func(ctx context.Context, _ map[string]any) (Output, error) {
-				<-ctx.Done()
-				callCanceled <- true
-				return Output{}, ctx.Err()
-			},
-			"deaf": func(context.Context, map[string]any) (Output, error) {
-				<-release // ignores its context: the run must not wait for it
-				return Output{}, nil
-			},
-		})
-		for _, tool := range []string{"wait", "deaf"} {
+		callCanceled := make(chan bool, 3)
+		f := newFunnel(map[string]toolFunc{"wait": func(ctx context.Context, _ map[string]any) (Output, error) {
+			<-ctx.Done()
+			callCanceled <- true
+			return Output{}, ctx.Err()
+		}})
+		for _, code := range []string{
+			`tools.wait{} return "not reached"`,
+			`tools.parallel(function() tools.wait{} end, function() tools.wait{} end) return "not reached"`,
+		} {
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(time.Minute, cancel)
 			start := time.Now()
-			out := Run(ctx, f.request(`tools.`+tool+`{} return "not reached"`), nil)
+			out := Run(ctx, f.request(code), nil)
 			if !errors.Is(out.Err, ErrCanceled) || time.Since(start) != time.Minute {
-				t.Errorf("%s: err %v after %v", tool, out.Err, time.Since(start))
+				t.Errorf("%s: err %v after %v", code, out.Err, time.Since(start))
 			}
 		}
-		if !<-callCanceled {
-			t.Error("the nested call's context was not cancelled")
+		if len(callCanceled) != 3 {
+			t.Errorf("%d of 3 nested calls saw their context cancelled", len(callCanceled))
 		}
 	})
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -87,11 +88,12 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 	return lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 }
 
-// perform carries out the calls of one yield, concurrently, with the
-// budget clock stopped (the driver paused it). Calls get the run's own
-// context, so they are cancelled whenever the run stops. perform returns
-// early when the run is stopped (the caller cancelled, a crash) or the
-// nested-wait cap is reached; the VM then fails at its next instruction.
+// perform carries out the calls of one yield with the budget clock stopped
+// (the driver paused it): one call on this goroutine, several concurrently.
+// Calls get the run's own context, so they are cancelled whenever the run
+// stops, and the nested-wait cap when one is set. perform returns early
+// when the run is stopped (the caller cancelled, a crash) or the cap is
+// reached; the VM then fails at its next instruction.
 func (r *run) perform(ids []int) {
 	var todo []*pending
 	for _, id := range ids {
@@ -102,41 +104,51 @@ func (r *run) perform(ids []int) {
 	if len(todo) == 0 {
 		return
 	}
-	var limit <-chan time.Time
+	ctx := r.budget
 	if r.opts.MaxNestedWait > 0 {
-		timer := time.NewTimer(r.opts.MaxNestedWait - r.waited)
-		defer timer.Stop()
-		limit = timer.C
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(r.budget, r.opts.MaxNestedWait-r.waited, &NestedWaitError{Limit: r.opts.MaxNestedWait})
+		defer cancel()
 	}
 	started := time.Now()
 	defer func() { r.waited += time.Since(started) }()
 
-	results := make([]pending, len(todo))
-	finished := make(chan struct{}, len(todo))
-	for i, p := range todo {
-		go func() {
-			defer func() {
-				if v := recover(); v != nil {
-					r.stop(fmt.Errorf("%w: the funnel panicked on %s: %v\n%s", ErrCrashed, p.call.Name, v, debug.Stack()))
-				}
-				finished <- struct{}{}
+	if len(todo) == 1 {
+		// No handoff to another goroutine: on this machine that alone
+		// costs more than the rest of a call's round trip.
+		r.call(ctx, todo[0])
+	} else {
+		finished := make(chan struct{}, len(todo))
+		for _, p := range todo {
+			go func() {
+				defer func() { finished <- struct{}{} }()
+				r.call(ctx, p)
 			}()
-			results[i].out, results[i].err = r.req.Funnel.Call(r.budget, p.call)
-		}()
-	}
-	for range todo {
-		select {
-		case <-finished:
-		case <-r.budget.Done():
-			return
-		case <-limit:
-			r.stop(&NestedWaitError{Limit: r.opts.MaxNestedWait})
-			return
+		}
+		for range todo {
+			select {
+			case <-finished:
+			case <-ctx.Done():
+				r.stop(context.Cause(ctx))
+				return
+			}
 		}
 	}
-	for i, p := range todo {
-		p.done, p.out, p.err = true, results[i].out, results[i].err
+	if ctx.Err() != nil {
+		r.stop(context.Cause(ctx))
 	}
+}
+
+// call performs one call through the funnel; a panic there is a crash.
+func (r *run) call(ctx context.Context, p *pending) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.stop(fmt.Errorf("%w: the funnel panicked on %s: %v\n%s", ErrCrashed, p.call.Name, v, debug.Stack()))
+			p.done, p.err = true, ErrCrashed
+		}
+	}()
+	p.out, p.err = r.req.Funnel.Call(ctx, p.call)
+	p.done = true
 }
 
 // performNow is perform for a call made where no yield can reach the

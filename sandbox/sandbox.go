@@ -41,7 +41,8 @@ type Image struct {
 // Funnel performs a nested call the way the host performs a direct one:
 // permission check, PreToolUse hook, execution, PostToolUse hook. An error
 // reaches the script as the call's error (catchable with pcall). It must
-// return promptly once ctx is cancelled.
+// return promptly once ctx is cancelled: a single call runs on the run's
+// own goroutine, so a funnel that ignores its context holds the run up.
 type Funnel interface {
 	Call(ctx context.Context, call Call) (Output, error)
 }
