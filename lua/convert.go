@@ -2,7 +2,6 @@ package lua
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -300,42 +299,4 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 		i += size
 	}
 	buf.WriteByte('"')
-}
-
-// FromJSON builds a fresh Lua value from JSON: objects and arrays become
-// new tables, null becomes nil. Nothing of Go reaches the script.
-func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
-	}
-	return fromGo(L, v), nil
-}
-
-func fromGo(L *glua.LState, v any) glua.LValue {
-	switch v := v.(type) {
-	case nil:
-		return glua.LNil
-	case bool:
-		return glua.LBool(v)
-	case float64:
-		return glua.LNumber(v)
-	case string:
-		return glua.LString(v)
-	case []any:
-		t := L.CreateTable(len(v), 0)
-		for i, item := range v {
-			t.RawSetInt(i+1, fromGo(L, item))
-		}
-		return t
-	case map[string]any:
-		t := L.CreateTable(0, len(v))
-		for k, item := range v {
-			if item != nil {
-				t.RawSetString(k, fromGo(L, item))
-			}
-		}
-		return t
-	}
-	return glua.LNil
 }

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -231,4 +232,59 @@ func TestSyntaxErrors(t *testing.T) {
 			t.Errorf("%q: err = %v, want %q", code, err, want)
 		}
 	}
+}
+
+// fromGo is the reference FromJSON is checked against: encoding/json's
+// own decoding, converted.
+func fromGo(L *glua.LState, v any) glua.LValue {
+	switch v := v.(type) {
+	case bool:
+		return glua.LBool(v)
+	case float64:
+		return glua.LNumber(v)
+	case string:
+		return glua.LString(v)
+	case []any:
+		t := L.NewTable()
+		for i, item := range v {
+			t.RawSetInt(i+1, fromGo(L, item))
+		}
+		return t
+	case map[string]any:
+		t := L.NewTable()
+		for k, item := range v {
+			t.RawSetString(k, fromGo(L, item))
+		}
+		return t
+	}
+	return glua.LNil
+}
+
+// FuzzFromJSON: the direct decoder accepts exactly what encoding/json
+// accepts and builds the same value.
+func FuzzFromJSON(f *testing.F) {
+	for _, seed := range []string{`{"a":[1,null,{"b":"\u00e9\n"}],"c":-1.5e3}`, `[]`, `"x"`, `{"a":}`, `[1,]`, `01`, `"\ud83d\ude00"`, `1e400`, ` {"k" : true } `} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := New(nil)
+		defer s.Close()
+		got, err := FromJSON(s.L, data)
+		var ref any
+		refErr := json.Unmarshal(data, &ref)
+		if (err == nil) != (refErr == nil) {
+			t.Fatalf("%q: FromJSON err %v, encoding/json err %v", data, err, refErr)
+		}
+		if err != nil {
+			return
+		}
+		// Compared through JSON, which folds the one intended difference:
+		// invalid UTF-8 stays raw bytes in Lua but is U+FFFD for encoding/json.
+		var a, b any
+		_ = json.Unmarshal([]byte(s.Render(got)), &a)
+		_ = json.Unmarshal([]byte(s.Render(fromGo(s.L, ref))), &b)
+		if diff := cmp.Diff(b, a); diff != "" {
+			t.Fatalf("%q (-want +got):\n%s", data, diff)
+		}
+	})
 }

@@ -1,0 +1,210 @@
+package lua
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// FromJSON builds a fresh Lua value from JSON: objects and arrays become
+// new tables, null becomes nil (a null array element leaves a hole). It
+// decodes straight into Lua values, without the map[string]any that
+// encoding/json would build first: a tool's output is decoded on every
+// nested call. Nothing of Go reaches the script.
+func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
+	d := &jsonDecoder{L: L, data: raw}
+	d.space()
+	v, err := d.value(0)
+	if err != nil {
+		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
+	}
+	if d.space(); d.pos != len(d.data) {
+		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", d.fail("end of input"))
+	}
+	return v, nil
+}
+
+// maxDecodeDepth matches encoding/json's nesting limit.
+const maxDecodeDepth = 10000
+
+type jsonDecoder struct {
+	L    *glua.LState
+	data []byte
+	pos  int
+}
+
+func (d *jsonDecoder) fail(want string) error {
+	if d.pos >= len(d.data) {
+		return fmt.Errorf("unexpected end of input, want %s", want)
+	}
+	return fmt.Errorf("unexpected %q at offset %d, want %s", d.data[d.pos], d.pos, want)
+}
+
+func (d *jsonDecoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *jsonDecoder) literal(word string, v glua.LValue) (glua.LValue, error) {
+	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
+		return nil, d.fail(word)
+	}
+	d.pos += len(word)
+	return v, nil
+}
+
+func (d *jsonDecoder) value(depth int) (glua.LValue, error) {
+	if depth > maxDecodeDepth {
+		return nil, fmt.Errorf("nested more than %d levels deep", maxDecodeDepth)
+	}
+	if d.pos >= len(d.data) {
+		return nil, d.fail("a value")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.array(depth)
+	case c == '"':
+		s, err := d.str()
+		return glua.LString(s), err
+	case c == 't':
+		return d.literal("true", glua.LTrue)
+	case c == 'f':
+		return d.literal("false", glua.LFalse)
+	case c == 'n':
+		return d.literal("null", glua.LNil)
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
+	}
+	return nil, d.fail("a value")
+}
+
+func (d *jsonDecoder) object(depth int) (glua.LValue, error) {
+	t := d.L.CreateTable(0, 4)
+	d.pos++
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return t, nil
+	}
+	for {
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, d.fail("a field name")
+		}
+		key, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.fail("':'")
+		}
+		d.pos++
+		d.space()
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		t.RawSetString(key, v)
+		d.space()
+		if d.pos < len(d.data) && d.data[d.pos] == ',' {
+			d.pos++
+			d.space()
+			continue
+		}
+		if d.pos < len(d.data) && d.data[d.pos] == '}' {
+			d.pos++
+			return t, nil
+		}
+		return nil, d.fail("',' or '}'")
+	}
+}
+
+func (d *jsonDecoder) array(depth int) (glua.LValue, error) {
+	t := d.L.CreateTable(4, 0)
+	d.pos++
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return t, nil
+	}
+	for i := 1; ; i++ {
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		t.RawSetInt(i, v)
+		d.space()
+		if d.pos < len(d.data) && d.data[d.pos] == ',' {
+			d.pos++
+			d.space()
+			continue
+		}
+		if d.pos < len(d.data) && d.data[d.pos] == ']' {
+			d.pos++
+			return t, nil
+		}
+		return nil, d.fail("',' or ']'")
+	}
+}
+
+// str reads a string; one without escapes is sliced as it is, one with
+// escapes is handed to encoding/json, which knows surrogate pairs.
+func (d *jsonDecoder) str() (string, error) {
+	start := d.pos
+	d.pos++
+	escaped := false
+	for d.pos < len(d.data) {
+		switch c := d.data[d.pos]; {
+		case c == '"':
+			d.pos++
+			if !escaped {
+				return string(d.data[start+1 : d.pos-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(d.data[start:d.pos], &s); err != nil {
+				return "", err
+			}
+			return s, nil
+		case c == '\\':
+			escaped = true
+			d.pos += 2
+		case c < 0x20:
+			return "", d.fail("no control character in a string")
+		default:
+			d.pos++
+		}
+	}
+	return "", d.fail("the end of the string")
+}
+
+func (d *jsonDecoder) number() (glua.LValue, error) {
+	start := d.pos
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			d.pos++
+			continue
+		}
+		break
+	}
+	text := d.data[start:d.pos]
+	if !json.Valid(text) {
+		d.pos = start
+		return nil, d.fail("a number")
+	}
+	f, err := strconv.ParseFloat(string(text), 64)
+	if err != nil {
+		return nil, fmt.Errorf("number %s does not fit a float64", text)
+	}
+	return glua.LNumber(f), nil
+}
