@@ -226,6 +226,7 @@ func TestBUD10_Cancellation(t *testing.T) {
 				t.Errorf("%s: err %v after %v", code, out.Err, time.Since(start))
 			}
 		}
+		synctest.Wait() // the parallel calls may still be returning
 		if len(callCanceled) != 3 {
 			t.Errorf("%d of 3 nested calls saw their context cancelled", len(callCanceled))
 		}
