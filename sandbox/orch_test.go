@@ -171,3 +171,20 @@ func TestORCH7_ReturnValues(t *testing.T) {
 		t.Errorf("no return and no output: %+v", out)
 	}
 }
+
+// SRCH-11: an ordinary unknown key is nil and calling it is a plain Lua
+// error that never reaches the host; an unknown mcp__ name does reach the
+// host's check and gets ORCH-4's error.
+func TestSRCH11_UnknownKeys(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"known": echo})
+	mustResult(t, f, `
+		assert(tools["then"] == nil and tools.search == nil and tools[1] == nil)
+		local ok, err = pcall(function() return tools.search("x") end)
+		assert(not ok and err:find("attempt to call a nil value %(field 'search'%)"), err)
+		local ok2, err2 = pcall(tools.mcp__gone__x, {})
+		assert(not ok2 and err2:find("only this session's catalogued tools"), err2)
+		return "ok"`, "ok")
+	if len(f.calls) != 0 {
+		t.Errorf("the funnel saw %v", f.names())
+	}
+}
