@@ -9,7 +9,7 @@ test:
 	$(GO) test -race -count=1 ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
+	$(GO) test -p 1 -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
 
 demo:
 	$(GO) run ./examples/demo
