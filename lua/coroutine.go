@@ -3,6 +3,7 @@ package lua
 import (
 	_ "embed"
 	"errors"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -66,8 +67,12 @@ func (s *State) InstallPrelude(host Host) {
 		},
 		"resume": func(L *glua.LState) int {
 			s.enter(L)
-			defer s.leave()
-			return resume(L)
+			n := resume(L)
+			s.leave()
+			if n >= 2 && L.Get(-n) == glua.LFalse {
+				L.Replace(-n+1, StripPrelude(L.Get(-n+1)))
+			}
+			return n
 		},
 		"isgo": func(L *glua.LState) int {
 			L.Push(glua.LBool(L.CheckFunction(1).IsG))
@@ -136,6 +141,19 @@ func (s *State) InstallPrelude(host Host) {
 	s.setMain = hooks.RawGetString("set_main")
 }
 
+// preludePosition is the position gopher-lua gives an error raised by a Go
+// function whose nearest Lua caller is the prelude ("prelude:64: ").
+var preludePosition = regexp.MustCompile(`^prelude:\d+: `)
+
+// StripPrelude removes a prelude position from an error message: it would
+// point the script's author at code they cannot see.
+func StripPrelude(v glua.LValue) glua.LValue {
+	if msg, ok := v.(glua.LString); ok {
+		return glua.LString(preludePosition.ReplaceAllString(string(msg), ""))
+	}
+	return v
+}
+
 // enter and leave count coroutines resumed inside coroutines: each level
 // nests a Go call, and the Go stack is not the script's to exhaust.
 func (s *State) enter(L *glua.LState) {
@@ -181,7 +199,7 @@ func (s *State) first(L *glua.LState) int {
 		L.Push(glua.LFalse)
 		var apiErr *glua.ApiError
 		if errors.As(err, &apiErr) {
-			L.Push(apiErr.Object)
+			L.Push(StripPrelude(apiErr.Object))
 		} else {
 			L.Push(glua.LString(err.Error()))
 		}

@@ -190,3 +190,39 @@ func TestTostringHidesAddresses(t *testing.T) {
 	mustResult(t, f, `return tostring({}) .. " " .. tostring(print) .. " " .. tostring({})`,
 		"table: 0x00000001 function: 0x00000002 table: 0x00000003")
 }
+
+// Every library function called with odd arguments fails, if at all, with
+// a Lua error: never a Go runtime error, never a crash, and never a message
+// that points into the prelude the script cannot see.
+func TestLibraryFunctionsWithOddArguments(t *testing.T) {
+	out := Run(context.Background(), Request{Code: `
+		local args = { {}, { nil }, { 0 }, { -1 }, { 1e308 }, { -1e308 }, { 0/0 }, { 1/0 }, { "x" }, { "" }, { {} },
+			{ print }, { true }, { "x", 0 }, { "x", -1 }, { "x", 1e10 }, { "x", -1e10 }, { "x", 0/0 }, { "%", "x" },
+			{ {}, 1e9 }, { {}, -1 }, { { 1, 2, 3 }, 0/0 }, { {}, 1, 2 }, { "abc", "b", 1e10 }, { "abc", "", -1e10 },
+			{ {}, "x" }, { 1, 2, 3 }, { "x", {} }, { {}, 1e9, 1 }, { "%d", 1e300 }, { "%c", 1e10 }, { "%x", -1e300 },
+			{ "%5.2s", {} }, { coroutine.create(print) } }
+		local bad = {}
+		for lname, lib in pairs({ _G = _G, string = string, table = table, math = math, coroutine = coroutine }) do
+			for fname, f in pairs(lib) do
+				if type(f) == "function" and fname ~= "print" then
+					for _, a in ipairs(args) do
+						local ok, err = pcall(f, unpack(a, 1, 3))
+						if not ok and type(err) == "string" and (err:find("runtime error") or err:find("internal error")
+							or err:find("prelude") or err:find("index out of range %[")) then
+							bad[#bad + 1] = lname .. "." .. fname .. ": " .. err
+						end
+					end
+				end
+			end
+		end
+		return bad`}, &Options{Budget: 30 * time.Second})
+	if out.Err != nil || out.Result != "{}" {
+		t.Errorf("result %s, err %v", out.Result, out.Err)
+	}
+	for _, code := range []string{`local t = {} while true do t[#t + 1] = coroutine.create(print) end`, `local ok, e = pcall(select, -1) error(e)`} {
+		out := Run(context.Background(), Request{Code: code}, nil)
+		if out.Err == nil || strings.Contains(out.Err.Error(), "prelude") {
+			t.Errorf("%s: err %v", code, out.Err)
+		}
+	}
+}

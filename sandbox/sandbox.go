@@ -244,7 +244,7 @@ func (r *run) scriptError(err error) error {
 	msg := err.Error()
 	var apiErr *glua.ApiError
 	if errors.As(err, &apiErr) {
-		if s, ok := apiErr.Object.(glua.LString); ok {
+		if s, ok := lua.StripPrelude(apiErr.Object).(glua.LString); ok {
 			msg = string(s)
 		} else {
 			msg = r.st.Render(apiErr.Object)
