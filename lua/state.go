@@ -3,6 +3,7 @@ package lua
 import (
 	"context"
 	"fmt"
+	gomath "math"
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
@@ -429,6 +430,8 @@ func (s *State) pairs(L *glua.LState) int {
 }
 
 func (s *State) openMath(math *glua.LTable) {
+	// gopher-lua's math.huge is the largest float; Lua's is infinity.
+	math.RawSetString("huge", glua.LNumber(gomath.Inf(1)))
 	// The per-state generator keeps math.randomseed from reseeding the
 	// host's global one.
 	s.register(math, map[string]glua.LGFunction{

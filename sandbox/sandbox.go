@@ -246,6 +246,8 @@ func (r *run) scriptError(err error) error {
 	if errors.As(err, &apiErr) {
 		if s, ok := lua.StripPrelude(apiErr.Object).(glua.LString); ok {
 			msg = string(s)
+		} else if apiErr.Object == glua.LNil {
+			msg = "nil"
 		} else {
 			msg = r.st.Render(apiErr.Object)
 		}
