@@ -344,7 +344,7 @@ func (s *State) concatValues(L *glua.LState) int {
 		var b strings.Builder
 		b.Grow(total)
 		for i := 1; i <= n; i++ {
-			b.WriteString(glua.LVAsString(L.Get(i)))
+			b.WriteString(asString(L.Get(i)))
 		}
 		L.Push(glua.LString(b.String()))
 		return 1
@@ -359,7 +359,7 @@ func (s *State) concatValues(L *glua.LState) int {
 
 func (s *State) concatPair(L *glua.LState, a, b glua.LValue) glua.LValue {
 	if isStringish(a) && isStringish(b) {
-		as, bs := glua.LVAsString(a), glua.LVAsString(b)
+		as, bs := asString(a), asString(b)
 		s.checkSize(L, len(as)+len(bs))
 		return glua.LString(as + bs)
 	}

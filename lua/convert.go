@@ -180,7 +180,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, d
 		if i > 0 {
 			e.buf.WriteByte(',')
 		}
-		name := glua.LVAsString(k)
+		name := asString(k)
 		writeJSONString(&e.buf, name)
 		e.buf.WriteByte(':')
 		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), fieldPath(path, name), depth+1); err != nil {
@@ -238,7 +238,7 @@ func firstNumber(keys []glua.LValue) glua.LValue {
 
 func keyString(k glua.LValue) string {
 	if k.Type() == glua.LTString || k.Type() == glua.LTNumber {
-		return glua.LVAsString(k)
+		return asString(k)
 	}
 	return k.Type().String()
 }
@@ -248,7 +248,7 @@ func keyText(k glua.LValue) string {
 		return strconv.Quote(string(s))
 	}
 	if k.Type() == glua.LTNumber {
-		return glua.LVAsString(k)
+		return asString(k)
 	}
 	return "of type " + k.Type().String()
 }

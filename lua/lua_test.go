@@ -288,3 +288,22 @@ func FuzzFromJSON(f *testing.F) {
 		}
 	})
 }
+
+// Numbers show as C Lua shows them ("%.14g"), integers in full.
+func TestNumberStrings(t *testing.T) {
+	for expr, want := range map[string]string{
+		"tostring(0.1 + 0.2)":  `"0.3"`,
+		"tostring(10/3)":       `"3.3333333333333"`,
+		"tostring(2^63)":       `"9.2233720368548e+18"`,
+		"tostring(1e15)":       `"1000000000000000"`,
+		"tostring(-1/0)":       `"-inf"`,
+		"1/4 .. '|' .. 7":      `"0.25|7"`,
+		"table.concat({1/3})":  `"0.33333333333333"`,
+		`("%s"):format(1e100)`: `"1e+100"`,
+	} {
+		got, err := eval(t, expr)
+		if err != nil || got != want {
+			t.Errorf("%s = %s (%v), want %s", expr, got, err, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	gomath "math"
 	"math/rand/v2"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -258,6 +259,31 @@ func checkStop(L *glua.LState) {
 	}
 }
 
+// numberString is how Lua shows a number: C Lua's "%.14g", except that
+// integers are written out in full while a float64 holds them exactly.
+func numberString(f float64) string {
+	if f == gomath.Trunc(f) && gomath.Abs(f) < 1<<53 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	switch {
+	case gomath.IsInf(f, 1):
+		return "inf"
+	case gomath.IsInf(f, -1):
+		return "-inf"
+	case gomath.IsNaN(f):
+		return "nan"
+	}
+	return strconv.FormatFloat(f, 'g', 14, 64)
+}
+
+// asString is Lua's string coercion of a string or number.
+func asString(v glua.LValue) string {
+	if n, ok := v.(glua.LNumber); ok {
+		return numberString(float64(n))
+	}
+	return glua.LVAsString(v)
+}
+
 // id returns the per-state number standing in for v's address.
 func (s *State) id(v glua.LValue) int {
 	n, ok := s.ids[v]
@@ -272,7 +298,9 @@ func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
 	switch v := v.(type) {
 	case glua.LString:
 		return string(v)
-	case glua.LNumber, glua.LBool, *glua.LNilType:
+	case glua.LNumber:
+		return numberString(float64(v))
+	case glua.LBool, *glua.LNilType:
 		return v.String()
 	case *glua.LTable:
 		if mt, ok := v.Metatable.(*glua.LTable); ok {

@@ -219,7 +219,7 @@ func (s *State) addReplacement(L *glua.LState, m *matcher, out *strings.Builder,
 	var value glua.LValue
 	switch r := repl.(type) {
 	case glua.LString, glua.LNumber:
-		news := glua.LVAsString(r)
+		news := asString(r)
 		for i := 0; i < len(news); i++ {
 			c := news[i]
 			if c != '%' || i+1 == len(news) {
@@ -261,7 +261,7 @@ func (s *State) addReplacement(L *glua.LState, m *matcher, out *strings.Builder,
 		}
 		out.WriteString(whole)
 	case glua.LString, glua.LNumber:
-		out.WriteString(glua.LVAsString(v))
+		out.WriteString(asString(v))
 	default:
 		L.RaiseError("invalid replacement value (a %s)", value.Type().String())
 	}

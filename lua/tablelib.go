@@ -28,7 +28,7 @@ func (s *State) tableConcat(L *glua.LState) int {
 		default:
 			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
 		}
-		str := glua.LVAsString(v)
+		str := asString(v)
 		s.checkSize(L, out.Len()+len(str)+len(sep))
 		out.WriteString(str)
 		if k < j {
