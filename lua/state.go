@@ -227,6 +227,10 @@ func (s *State) register(t *glua.LTable, fns map[string]glua.LGFunction) {
 	}
 }
 
+// callStackOverflow is what gopher-lua panics with when a call from Go
+// finds its call stack full.
+const callStackOverflow = "lua callstack overflow"
+
 // guard turns a Go panic in fn into a crash: the run is stopped (OnCrash)
 // and the state is marked to be thrown away. Lua errors pass through.
 func (s *State) guard(name string, fn glua.LGFunction) glua.LGFunction {
@@ -238,6 +242,11 @@ func (s *State) guard(name string, fn glua.LGFunction) glua.LGFunction {
 			}
 			if _, ok := r.(*glua.ApiError); ok {
 				panic(r)
+			}
+			if r == callStackOverflow {
+				// gopher-lua's call stack is full: deep recursion through
+				// Go frames, an ordinary Lua error, not a crash.
+				L.RaiseError("stack overflow")
 			}
 			if !s.crashed {
 				s.crashed = true
