@@ -16,7 +16,7 @@ import (
 // Options bounds one script environment. The zero value gives the defaults.
 type Options struct {
 	// MaxStringBytes is the longest string a builtin or the `..` operator
-	// may build (default 16 MiB).
+	// may build (default 4 MiB).
 	MaxStringBytes int
 	// MaxCoroutines is how many coroutines a script may create in one run,
 	// tools.parallel branches included (default 2,000). Each costs gopher-lua
@@ -31,7 +31,7 @@ type Options struct {
 }
 
 const (
-	defaultMaxStringBytes = 16 << 20
+	defaultMaxStringBytes = 4 << 20
 	defaultMaxCoroutines  = 2000
 	// maxResults bounds how many values unpack and string.byte push, as
 	// C Lua does, so that they cannot grow a thread's stack without end.

@@ -21,6 +21,12 @@ func (s *State) openString(str *glua.LTable) {
 		"match":  func(L *glua.LState) int { return s.strFind(L, false) },
 		"gmatch": s.strGmatch,
 		"gsub":   s.strGsub,
+		// C Lua's case mapping and reversal are byte by byte (ASCII in the
+		// C locale); gopher-lua's go through Unicode and would rewrite bytes
+		// that are not UTF-8.
+		"upper":   func(L *glua.LState) int { return mapBytes(L, asciiUpper) },
+		"lower":   func(L *glua.LState) int { return mapBytes(L, asciiLower) },
+		"reverse": strReverse,
 	})
 	mt := s.L.NewTable()
 	mt.RawSetString("__index", str)
@@ -393,4 +399,49 @@ func writeQuoted(out *strings.Builder, str string) {
 		}
 	}
 	out.WriteByte('"')
+}
+
+func asciiUpper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+func asciiLower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + ('a' - 'A')
+	}
+	return c
+}
+
+// stopEvery is how many bytes the byte-wise builtins process between two
+// looks at the run's stop, so that a call on a string of megabytes does not
+// run on long past the budget.
+const stopEvery = 1 << 20
+
+func mapBytes(L *glua.LState, f func(byte) byte) int {
+	str := L.CheckString(1)
+	out := make([]byte, len(str))
+	for i := 0; i < len(str); i++ {
+		if i%stopEvery == stopEvery-1 {
+			checkStop(L)
+		}
+		out[i] = f(str[i])
+	}
+	L.Push(glua.LString(out))
+	return 1
+}
+
+func strReverse(L *glua.LState) int {
+	str := L.CheckString(1)
+	out := make([]byte, len(str))
+	for i := 0; i < len(str); i++ {
+		if i%stopEvery == stopEvery-1 {
+			checkStop(L)
+		}
+		out[len(str)-1-i] = str[i]
+	}
+	L.Push(glua.LString(out))
+	return 1
 }

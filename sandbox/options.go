@@ -23,7 +23,7 @@ type Options struct {
 	MaxNestedWait time.Duration
 	// MaxScriptBytes bounds the script's source (default 256 KiB).
 	MaxScriptBytes int
-	// MaxStringBytes bounds any string the script builds (default 16 MiB).
+	// MaxStringBytes bounds any string the script builds (default 4 MiB).
 	MaxStringBytes int
 	// MaxMemory stops a run whose script grows the process's live heap by
 	// more than this many bytes (default 256 MiB).
@@ -41,7 +41,7 @@ const (
 	DefaultMaxResultChars = 100_000
 	DefaultMaxImages      = 4
 	DefaultMaxScriptBytes = 256 << 10
-	DefaultMaxStringBytes = 16 << 20
+	DefaultMaxStringBytes = 4 << 20
 	DefaultMaxCoroutines  = 2000
 	DefaultMaxMemory      = 256 << 20
 )

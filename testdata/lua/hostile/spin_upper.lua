@@ -1,0 +1,3 @@
+-- expect: budget
+local s = ("x"):rep(2^22 - 1)
+while true do local u = s:upper() end
