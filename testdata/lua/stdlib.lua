@@ -44,6 +44,8 @@ eq(math.random(1, 100), r1, "randomseed is repeatable")
 check(math.random() < 1, "random in [0,1)")
 eq(tostring(12) .. tonumber("0x10"), "1216", "tostring and tonumber")
 eq(#"héllo", 6, "strings are bytes")
+eq(("héllo\255"):upper(), "HéLLO\255", "upper is byte-wise ASCII, as in C Lua")
+eq(("ABC"):lower() .. ("abc"):reverse(), "abccba", "lower and reverse")
 eq("a" .. 1 .. 2.5, "a12.5", "concat numbers")
 local mt = { __concat = function(a, b) return "joined" end }
 eq(setmetatable({}, mt) .. "x", "joined", "__concat metamethod")
