@@ -3,7 +3,9 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,4 +189,25 @@ func TestSRCH11_UnknownKeys(t *testing.T) {
 	if len(f.calls) != 0 {
 		t.Errorf("the funnel saw %v", f.names())
 	}
+}
+
+// Runs share nothing: many at once, each on its own goroutine and state,
+// give each its own answer (run under -race).
+func TestConcurrentRuns(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"t": echo})
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			code := fmt.Sprintf(`
+				local a, b = tools.parallel(function() return tools.t{ n = %d }.n end, function() return select(2, pcall(tools.t, { n = 1 })).n end)
+				local gen = coroutine.wrap(function() coroutine.yield(tools.t{ n = a }.n) end)
+				leaked = %d
+				return gen() + b`, i, i)
+			out := runScript(t, f, code, nil)
+			if want := fmt.Sprint(i + 1); out.Err != nil || out.Result != want {
+				t.Errorf("run %d: result %q, err %v", i, out.Result, out.Err)
+			}
+		})
+	}
+	wg.Wait()
 }
