@@ -16,6 +16,7 @@ var (
 	ErrCallLimit          = errors.New("nested call limit reached")
 	ErrUnknownTool        = errors.New("tool not in this session's catalogue")
 	ErrScript             = errors.New("script error")
+	ErrNoFunnel           = errors.New("this host performs no tool calls")
 )
 
 // BudgetError ends a run whose script ran past its budget.

@@ -211,3 +211,11 @@ func TestConcurrentRuns(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A run without a funnel computes; its calls fail with a clear error.
+func TestNoFunnel(t *testing.T) {
+	out := Run(context.Background(), Request{Code: `return tools.t{}`, Tools: []Tool{{Name: "t"}}}, nil)
+	if !errors.Is(out.Err, ErrNoFunnel) {
+		t.Errorf("err = %v", out.Err)
+	}
+}

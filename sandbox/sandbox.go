@@ -70,7 +70,9 @@ const SearchName = "ToolSearch"
 type Request struct {
 	Code string
 	// Tools is the reachable set: the pool as it is at this run.
-	Tools  []Tool
+	Tools []Tool
+	// Funnel performs the calls; nil makes every call fail with
+	// ErrNoFunnel (a run that only computes).
 	Funnel Funnel
 	// Search answers tools.ToolSearch; nil makes it fail.
 	Search SearchFunc
@@ -147,6 +149,9 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	proto, err := lua.Compile(req.Code)
 	if err != nil {
 		return r.outcome(&ScriptError{Message: err.Error()})
+	}
+	if req.Funnel == nil {
+		r.req.Funnel = FunnelFunc(func(context.Context, Call) (Output, error) { return Output{}, ErrNoFunnel })
 	}
 	r.tools = make(map[string]Tool, len(req.Tools))
 	for _, t := range req.Tools {
