@@ -138,7 +138,7 @@ var synonymGroups = [][]string{
 	{"directory", "folder", "dir"},
 	{"repository", "repo"},
 	{"pr", "pull"},
-	{"database", "db"},
+	{"database", "db", "sql"},
 	{"kubernetes", "k8s", "kube"},
 	{"screenshot", "capture", "snapshot"},
 	{"navigate", "visit", "goto"},
