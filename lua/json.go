@@ -90,13 +90,7 @@ func (d *jsonDecoder) value(depth int) (glua.LValue, error) {
 
 func (d *jsonDecoder) object(depth int) (glua.LValue, error) {
 	t := d.L.CreateTable(0, 4)
-	d.pos++
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		return t, nil
-	}
-	for {
+	for more := d.open('}'); more; {
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, d.fail("a field name")
 		}
@@ -115,46 +109,58 @@ func (d *jsonDecoder) object(depth int) (glua.LValue, error) {
 			return nil, err
 		}
 		t.RawSetString(key, v)
-		d.space()
-		if d.pos < len(d.data) && d.data[d.pos] == ',' {
-			d.pos++
-			d.space()
-			continue
+		if more, err = d.next('}'); err != nil {
+			return nil, err
 		}
-		if d.pos < len(d.data) && d.data[d.pos] == '}' {
-			d.pos++
-			return t, nil
-		}
-		return nil, d.fail("',' or '}'")
 	}
+	return t, nil
 }
 
 func (d *jsonDecoder) array(depth int) (glua.LValue, error) {
 	t := d.L.CreateTable(4, 0)
-	d.pos++
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return t, nil
-	}
-	for i := 1; ; i++ {
+	i := 0
+	for more := d.open(']'); more; {
 		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
+		i++
 		t.RawSetInt(i, v)
-		d.space()
-		if d.pos < len(d.data) && d.data[d.pos] == ',' {
+		if more, err = d.next(']'); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// open steps past the opening bracket and reports whether members follow
+// (false for an empty object or array, whose closing bracket it consumes).
+func (d *jsonDecoder) open(closing byte) bool {
+	d.pos++
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == closing {
+		d.pos++
+		return false
+	}
+	return true
+}
+
+// next reads what follows a member: ',' when more follow, or the closing
+// bracket.
+func (d *jsonDecoder) next(closing byte) (bool, error) {
+	d.space()
+	if d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ',':
 			d.pos++
 			d.space()
-			continue
-		}
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
+			return true, nil
+		case closing:
 			d.pos++
-			return t, nil
+			return false, nil
 		}
-		return nil, d.fail("',' or ']'")
 	}
+	return false, d.fail(fmt.Sprintf("',' or '%c'", closing))
 }
 
 // str reads a string; one without escapes is sliced as it is, one with
