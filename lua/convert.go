@@ -41,7 +41,10 @@ type encoder struct {
 	L        *glua.LState
 	buf      bytes.Buffer
 	strict   bool
-	onPath   map[*glua.LTable]bool
+	// path holds the tables being encoded, outermost first: a table met
+	// again on it is a cycle (one met twice elsewhere is not). It is at
+	// most maxEncodeDepth long, so a scan beats a map.
+	path     []*glua.LTable
 	maxBytes int
 	nodes    int
 }
@@ -50,7 +53,7 @@ type encoder struct {
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
-	e := &encoder{L: L, strict: true, onPath: map[*glua.LTable]bool{}, maxBytes: maxBytes}
+	e := &encoder{L: L, strict: true, maxBytes: maxBytes}
 	var root any
 	if schema != nil {
 		root = schema.root
@@ -65,7 +68,7 @@ func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes
 // level are the caller's concern): functions, threads and cycles become
 // placeholders, so printing or returning any value never fails.
 func (s *State) Render(v glua.LValue) string {
-	e := &encoder{L: s.L, onPath: map[*glua.LTable]bool{}, maxBytes: s.opts.MaxStringBytes}
+	e := &encoder{L: s.L, maxBytes: s.opts.MaxStringBytes}
 	if err := e.encode(v, nil, nil, "value", 0); err != nil {
 		// Only the size cap stops a lenient encoding.
 		return e.buf.String() + "…"
@@ -137,7 +140,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, d
 	if e.strict && t.Metatable != glua.LNil {
 		return e.fail(path, "has a metatable; %s", ErrNotData)
 	}
-	if e.onPath[t] {
+	if slices.Contains(e.path, t) {
 		if e.strict {
 			return e.fail(path, "refers back to itself (a cycle)")
 		}
@@ -147,8 +150,8 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, d
 	if depth >= maxEncodeDepth {
 		return e.fail(path, "is nested more than %d levels deep", maxEncodeDepth)
 	}
-	e.onPath[t] = true
-	defer delete(e.onPath, t)
+	e.path = append(e.path, t)
+	defer func() { e.path = e.path[:len(e.path)-1] }()
 
 	keys, isArray, err := e.classify(t, path)
 	if err != nil {

@@ -124,8 +124,12 @@ func (s *State) InstallPrelude(host Host) {
 			L.Push(v)
 			return 2
 		},
-		"known": func(L *glua.LState) int {
-			L.Push(glua.LBool(host.Known(L.CheckString(1))))
+		// reachable says whether tools[name] is a caller: a name of the
+		// pool, or any mcp__ name, which the host then refuses in plain
+		// words (ORCH-4) rather than the script meeting a nil.
+		"reachable": func(L *glua.LState) int {
+			name, ok := L.Get(1).(glua.LString)
+			L.Push(glua.LBool(ok && (host.Known(string(name)) || strings.HasPrefix(string(name), "mcp__"))))
 			return 1
 		},
 	})

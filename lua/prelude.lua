@@ -14,9 +14,9 @@
 local MARK, YIELD_ERR, prim, G = ...
 local create, resume, status, running = prim.create, prim.resume, prim.status, prim.running
 local thread, first, release = prim.thread, prim.first, prim.release
-local yield, await, submit, collect, known = prim.yield, prim.await, prim.submit, prim.collect, prim.known
+local yield, await, submit, collect, reachable = prim.yield, prim.await, prim.submit, prim.collect, prim.reachable
 local isgo = prim.isgo
-local select, type, error, unpack, setmetatable, sub = G.select, G.type, G.error, G.unpack, G.setmetatable, G.string.sub
+local select, type, error, unpack, setmetatable = G.select, G.type, G.error, G.unpack, G.setmetatable
 
 local function pack(...)
 	return { n = select("#", ...), ... }
@@ -227,14 +227,11 @@ local fixed = { parallel = parallel, ToolSearch = caller("ToolSearch") }
 
 G.tools = setmetatable({}, {
 	__index = function(_, name)
-		if type(name) ~= "string" then
-			return nil
-		end
 		local f = fixed[name]
 		if f then
 			return f
 		end
-		if known(name) or sub(name, 1, 5) == "mcp__" then
+		if reachable(name) then
 			return caller(name)
 		end
 		return nil

@@ -109,9 +109,9 @@ func (r *run) perform(ids []int) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(r.budget, r.opts.MaxNestedWait-r.waited, &NestedWaitError{Limit: r.opts.MaxNestedWait})
 		defer cancel()
+		started := time.Now()
+		defer func() { r.waited += time.Since(started) }()
 	}
-	started := time.Now()
-	defer func() { r.waited += time.Since(started) }()
 
 	if len(todo) == 1 {
 		// No handoff to another goroutine: on this machine that alone
