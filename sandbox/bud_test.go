@@ -330,3 +330,23 @@ func TestCoroutineTransparency(t *testing.T) {
 		local _, second = coroutine.resume(co, 5)
 		return first == 2 and second == 50 and coroutine.status(co) == "dead"`, "true")
 }
+
+// The memory guard measures growth from the run's start: live heap against
+// the limit, all heap objects (for when the GC does not run) against twice
+// the limit.
+func TestMemoryGuardThresholds(t *testing.T) {
+	g := &memoryGuard{limit: 100, base: heapSample{live: 1000, objects: 5000}}
+	for _, c := range []struct {
+		now  heapSample
+		want bool
+	}{
+		{heapSample{live: 1100, objects: 5200}, false},
+		{heapSample{live: 1101, objects: 5000}, true},
+		{heapSample{live: 900, objects: 5201}, true},
+		{heapSample{live: 500, objects: 100}, false},
+	} {
+		if got := g.over(c.now); got != c.want {
+			t.Errorf("over(%+v) = %v, want %v", c.now, got, c.want)
+		}
+	}
+}
