@@ -144,8 +144,8 @@ func TestORCH5_PcallCatchesNestedFailure(t *testing.T) {
 // ORCH-6: print output is collected and returned with the result.
 func TestORCH6_PrintCollected(t *testing.T) {
 	f := newFunnel(nil)
-	out := mustResult(t, f, `print("a", 1, true, nil, { x = { 1, 2 } }) print("second") return "done"`, "done")
-	want := "a\t1\ttrue\tnil\t{\"x\":[1,2]}\nsecond"
+	out := mustResult(t, f, `print() print("a", 1, true, nil, { x = { 1, 2 } }) print("second") return "done"`, "done")
+	want := "\na\t1\ttrue\tnil\t{\"x\":[1,2]}\nsecond"
 	if diff := cmp.Diff(want, out.Log); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
 	}

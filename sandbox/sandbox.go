@@ -127,6 +127,7 @@ type run struct {
 
 	log      strings.Builder
 	logChars int
+	printed  int // lines
 	images   []Image
 	dropped  int
 }
@@ -303,13 +304,14 @@ func (r *run) result() (string, bool) {
 	return "[" + strings.Join(parts, ",") + "]", true
 }
 
+// print collects one printed line; the newline between lines counts as a
+// character of the log.
 func (r *run) print(line string) {
-	n := utf8.RuneCountInString(line) + 1 // the newline between lines counts
-	if r.logChars > 0 {
+	if r.printed > 0 {
 		line = "\n" + line
-	} else {
-		n--
 	}
+	r.printed++
+	n := utf8.RuneCountInString(line)
 	room := r.opts.MaxLogChars - r.logChars
 	r.logChars += n
 	if room <= 0 {
