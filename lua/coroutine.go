@@ -45,9 +45,8 @@ type Host struct {
 // InstallPrelude adds tools, pcall, xpcall and coroutine to the globals.
 func (s *State) InstallPrelude(host Host) {
 	L := s.L
-	co := L.G.Global.RawGetString("coroutine").(*glua.LTable)
 	orig := func(name string) glua.LGFunction {
-		return co.RawGetString(name).(*glua.LFunction).GFunction
+		return libraries()["coroutine"][name].(*glua.LFunction).GFunction
 	}
 	create, resume, yield := orig("create"), orig("resume"), orig("yield")
 	prim := L.NewTable()

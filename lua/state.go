@@ -91,8 +91,8 @@ type State struct {
 
 // New returns a fresh environment with the safe globals of the contract:
 // the base functions of the allowlist, string (without dump), table, math
-// and coroutine, and print. The host globals (tools) are added by
-// InstallPrelude.
+// and print. InstallPrelude adds the rest: pcall, xpcall, coroutine and
+// tools, which all take part in carrying nested calls.
 func New(opts *Options) *State {
 	s := &State{
 		opts: opts.withDefaults(),
@@ -185,14 +185,30 @@ var dropped = map[string]bool{"dump": true, "gfind": true, "__index": true, "get
 func (s *State) openLibs() {
 	L := s.L
 	globals := L.G.Global
-	for lib, members := range libraries() {
-		t := globals
-		if lib != "_G" {
-			t = L.CreateTable(0, len(members))
-			globals.RawSetString(lib, t)
-		}
-		for name, v := range members {
-			if dropped[name] {
+	libs := libraries()
+	// Our own functions go in first; the template fills in the rest. The
+	// coroutine library is the prelude's to build (InstallPrelude).
+	tables := map[string]*glua.LTable{"_G": globals}
+	for _, lib := range []string{"string", "table", "math"} {
+		tables[lib] = L.CreateTable(0, len(libs[lib]))
+		globals.RawSetString(lib, tables[lib])
+	}
+	s.register(globals, map[string]glua.LGFunction{
+		"print":        s.print,
+		"error":        s.error,
+		"tostring":     s.tostring,
+		"getmetatable": s.getmetatable,
+		"setmetatable": s.setmetatable,
+		"unpack":       s.unpack,
+		"ipairs":       s.ipairs,
+		"pairs":        s.pairs,
+	})
+	s.openString(tables["string"])
+	s.openTable(tables["table"])
+	s.openMath(tables["math"])
+	for lib, t := range tables {
+		for name, v := range libs[lib] {
+			if dropped[name] || t.RawGetString(name) != glua.LNil {
 				continue
 			}
 			if fn, ok := v.(*glua.LFunction); ok {
@@ -204,20 +220,6 @@ func (s *State) openLibs() {
 	s.next = globals.RawGetString("next")
 	globals.RawSetString("_G", globals)
 	globals.RawSetString("_VERSION", glua.LString(glua.LuaVersion))
-
-	s.register(globals, map[string]glua.LGFunction{
-		"print":        s.print,
-		"error":        s.error,
-		"tostring":     s.tostring,
-		"getmetatable": s.getmetatable,
-		"setmetatable": s.setmetatable,
-		"unpack":       s.unpack,
-		"ipairs":       s.ipairs,
-		"pairs":        s.pairs,
-	})
-	s.openString(globals.RawGetString("string").(*glua.LTable))
-	s.openTable(globals.RawGetString("table").(*glua.LTable))
-	s.openMath(globals.RawGetString("math").(*glua.LTable))
 }
 
 // register sets Go functions on t, each guarded against Go panics.
