@@ -1,8 +1,8 @@
 // Package lua is the language layer of execlua: the global environment a
 // script sees, and the conversion of values between Lua and JSON.
 //
-// Every run gets a fresh gopher-lua state (New), never pooled or reused. It
-// holds exactly the globals of the contract:
+// Every run gets a fresh gopher-lua state (New, then InstallPrelude), never
+// pooled or reused. It holds exactly the globals of the contract:
 //
 //	assert error ipairs next pairs pcall xpcall select tonumber tostring
 //	type unpack rawequal rawget rawset setmetatable getmetatable _G _VERSION
@@ -17,6 +17,8 @@
 //
 // Builtins that would run or allocate without bound are replaced: string
 // patterns use a matcher that counts its steps and stops with the run,
+// string.upper, lower and reverse work byte by byte (as in C Lua) and stop
+// with the run too,
 // string.rep, string.format, table.concat, string.gsub and the `..`
 // operator (rewritten at compile time into a checked call) refuse results
 // over MaxStringBytes, unpack and string.byte refuse more than 8000 results,
