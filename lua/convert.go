@@ -38,9 +38,9 @@ const (
 // anything that is not plain data is refused with its path. Lenient mode
 // is for print and return values: such parts are shown as placeholders.
 type encoder struct {
-	L        *glua.LState
-	buf      bytes.Buffer
-	strict   bool
+	L      *glua.LState
+	buf    bytes.Buffer
+	strict bool
 	// path holds the tables being encoded, outermost first: a table met
 	// again on it is a cycle (one met twice elsewhere is not). It is at
 	// most maxEncodeDepth long, so a scan beats a map.
