@@ -53,17 +53,24 @@ func relPos(pos, length int) int {
 	return pos
 }
 
+// strRep is string.rep, with Lua 5.2's optional separator, which models
+// trained on newer Lua write.
 func (s *State) strRep(L *glua.LState) int {
 	str := L.CheckString(1)
 	n := L.CheckInt(2)
-	if n <= 0 || str == "" {
+	sep := L.OptString(3, "")
+	if n <= 0 || str == "" && sep == "" {
 		L.Push(glua.LString(""))
 		return 1
 	}
-	if n > s.opts.MaxStringBytes/len(str) {
+	if unit := len(str) + len(sep); n > s.opts.MaxStringBytes/unit {
 		s.checkSize(L, s.opts.MaxStringBytes+1)
 	}
-	L.Push(glua.LString(strings.Repeat(str, n)))
+	if sep == "" {
+		L.Push(glua.LString(strings.Repeat(str, n)))
+		return 1
+	}
+	L.Push(glua.LString(strings.Repeat(str+sep, n-1) + str))
 	return 1
 }
 

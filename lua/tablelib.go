@@ -8,10 +8,24 @@ import (
 )
 
 // openTable replaces table.concat (size-capped) and table.sort (stoppable).
+//
+// table.pack and table.unpack are Lua 5.2's; models trained on newer Lua
+// write them, and they cost nothing.
 func (s *State) openTable(tbl *glua.LTable) {
 	s.register(tbl, map[string]glua.LGFunction{
 		"concat": s.tableConcat,
 		"sort":   s.tableSort,
+		"unpack": s.unpack,
+		"pack": func(L *glua.LState) int {
+			n := L.GetTop()
+			t := L.CreateTable(n, 1)
+			for i := 1; i <= n; i++ {
+				t.RawSetInt(i, L.Get(i))
+			}
+			t.RawSetString("n", glua.LNumber(n))
+			L.Push(t)
+			return 1
+		},
 	})
 }
 

@@ -18,6 +18,9 @@ local pairs_seen = {}
 for k, v in ("a=1, b=2"):gmatch("(%w+)=(%w+)") do pairs_seen[k] = v end
 eq(pairs_seen, { a = "1", b = "2" }, "gmatch captures")
 eq(("x"):rep(3), "xxx", "rep")
+eq(("ab"):rep(3, ", "), "ab, ab, ab", "rep with a separator (5.2)")
+eq(table.pack(1, nil, 3), { 1, nil, 3, n = 3 }, "table.pack (5.2)")
+eq({ table.unpack({ 1, 2 }) }, { 1, 2 }, "table.unpack (5.2)")
 eq(string.format("%5.2f|%-3d|%03d|%x|%s|%q", 3.14159, 7, 5, 255, "s", 'a"b'), ' 3.14|7  |005|ff|s|"a\\"b"', "format")
 eq(string.format("%g %g %e", 1e20, 0.1, 1), "1e+20 0.1 1.000000e+00", "format floats")
 eq(string.format("%d%%", 50), "50%", "format percent")
