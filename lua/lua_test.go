@@ -307,3 +307,30 @@ func TestNumberStrings(t *testing.T) {
 		}
 	}
 }
+
+// The compile-time rewrite leaves the script's own names alone and keeps
+// Lua's meaning of return and ... at the top level.
+func TestRewrite(t *testing.T) {
+	for expr, want := range map[string]string{
+		`(function() local os = { time = function() return 7 end } return os.time() end)()`: "7",
+		`(function(...) return select("#", ...) end)(1, 2)`:                                 "2",
+		`select("#", ...)`: "0",
+		`(function() local load = tostring return load(5) end)()`: `"5"`,
+		`require == nil and os == nil`:                            "true",
+	} {
+		got, err := eval(t, expr)
+		if err != nil || got != want {
+			t.Errorf("%s = %s (%v), want %s", expr, got, err, want)
+		}
+	}
+	for code, want := range map[string]string{
+		`function os.exit() end`:                    "os is not available inside Exec",
+		`local t = io:lines()`:                      "io is not available inside Exec",
+		`if true then return debug.traceback() end`: "debug is not available inside Exec",
+	} {
+		_, err := eval(t, `(function() `+code+` end)()`)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", code, err, want)
+		}
+	}
+}
