@@ -295,6 +295,16 @@ func asString(v glua.LValue) string {
 	return glua.LVAsString(v)
 }
 
+// toStringMethod is t's __tostring metamethod, or nil.
+func toStringMethod(t *glua.LTable) glua.LValue {
+	if mt, ok := t.Metatable.(*glua.LTable); ok {
+		return mt.RawGetString("__tostring")
+	}
+	return glua.LNil
+}
+
+func hasToString(t *glua.LTable) bool { return toStringMethod(t) != glua.LNil }
+
 // id returns the per-state number standing in for v's address.
 func (s *State) id(v glua.LValue) int {
 	n, ok := s.ids[v]
@@ -314,19 +324,17 @@ func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
 	case glua.LBool, *glua.LNilType:
 		return v.String()
 	case *glua.LTable:
-		if mt, ok := v.Metatable.(*glua.LTable); ok {
-			if fn := mt.RawGetString("__tostring"); fn != glua.LNil {
-				L.Push(fn)
-				L.Push(v)
-				L.Call(1, 1)
-				res := L.Get(-1)
-				L.Pop(1)
-				str, ok := res.(glua.LString)
-				if !ok {
-					L.RaiseError("'__tostring' must return a string")
-				}
-				return string(str)
+		if fn := toStringMethod(v); fn != glua.LNil {
+			L.Push(fn)
+			L.Push(v)
+			L.Call(1, 1)
+			res := L.Get(-1)
+			L.Pop(1)
+			str, ok := res.(glua.LString)
+			if !ok {
+				L.RaiseError("'__tostring' must return a string")
 			}
+			return string(str)
 		}
 	}
 	return fmt.Sprintf("%s: 0x%08x", v.Type().String(), s.id(v))
@@ -368,12 +376,15 @@ func where(L *glua.LState, level int) string {
 	return fmt.Sprintf("%s:%d:", dbg.Source, dbg.CurrentLine)
 }
 
+// print writes one line: its arguments as tostring shows them, joined by
+// tabs, except that a table without a __tostring of its own is shown as
+// compact JSON rather than as "table: 0x...".
 func (s *State) print(L *glua.LState) int {
 	n := L.GetTop()
 	parts := make([]string, n)
 	for i := 1; i <= n; i++ {
 		v := L.Get(i)
-		if t, ok := v.(*glua.LTable); ok {
+		if t, ok := v.(*glua.LTable); ok && !hasToString(t) {
 			parts[i-1] = s.Render(t)
 			continue
 		}

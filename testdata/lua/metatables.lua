@@ -1,4 +1,5 @@
 -- Metatables work for the script's own tables.
+-- log: Vec(3)	{"plain":true}
 local Vec = {}
 Vec.__index = Vec
 Vec.__add = function(a, b) return setmetatable({ x = a.x + b.x }, Vec) end
@@ -9,6 +10,7 @@ local v = Vec.new(1) + Vec.new(2)
 eq(v.x, 3, "__add")
 eq(v:double().x, 6, "methods through __index")
 eq(tostring(v), "Vec(3)", "__tostring")
+print(v, { plain = true })
 eq(getmetatable(v), Vec, "getmetatable of a table")
 local locked = setmetatable({}, { __metatable = "locked" })
 eq(getmetatable(locked), "locked", "__metatable protects")
