@@ -22,4 +22,16 @@ eq(sorted, { 1, 2, 3 }, "calls inside a sort comparator")
 
 local a, b = tools.parallel(function() return tools.echo{ x = 1 }.x end, function() return tools.text{ text = "y" } end)
 eq({ a, b }, { 1, "y" }, "parallel returns in argument order")
+-- A call several wrappers deep: a parallel branch, a generator, a pcall.
+local deep = { tools.parallel(function()
+	local gen = coroutine.wrap(function()
+		local ok, r = pcall(function() return tools.echo{ depth = 3 } end)
+		coroutine.yield(ok and r.depth)
+		coroutine.yield(select(2, xpcall(function() return tools.fail{ message = "inner" } end, function(e) return "caught " .. e end)))
+	end)
+	return { gen(), gen() }
+end, function() return tools.text{ text = "side" } end) }
+eq(deep[1][1], 3, "a call through parallel, wrap and pcall")
+check(deep[1][2]:find("^caught .*inner"), "xpcall inside a generator inside parallel: " .. tostring(deep[1][2]))
+eq(deep[2], "side", "the other branch")
 return "ok"
