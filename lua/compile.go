@@ -3,6 +3,9 @@ package lua
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	glua "github.com/yuin/gopher-lua"
@@ -39,19 +42,49 @@ const (
 //     arguments.
 //
 // The hidden functions arrive as the chunk's arguments; Load supplies them.
-func Compile(code string) (*glua.FunctionProto, error) {
+func Compile(code string) (*Script, error) {
 	chunk, err := parse.Parse(strings.NewReader(code), ChunkName)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	r := &rewriter{}
+	r := &rewriter{callees: map[int][]string{}}
 	r.block(chunk)
 	wrapped := append([]ast.Stmt{&ast.LocalAssignStmt{Names: hidden, Exprs: []ast.Expr{&ast.Comma3Expr{}}}}, chunk...)
 	proto, err := glua.Compile(wrapped, ChunkName)
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
-	return proto, nil
+	return &Script{proto: proto, callees: r.callees}, nil
+}
+
+// Script is a compiled script, ready to Load into a state.
+type Script struct {
+	proto *glua.FunctionProto
+	// callees names what each line calls ("global 'foo'", "field
+	// 'split'"), for Explain.
+	callees map[int][]string
+}
+
+var callError = regexp.MustCompile(`^script:(\d+): attempt to call a non-function object$`)
+
+// Explain completes gopher-lua's "attempt to call a non-function object",
+// which names nothing, with what the script calls on that line, so that
+// the model can see which name was wrong. Other messages are returned as
+// they are.
+func (sc *Script) Explain(msg string) string {
+	m := callError.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	line, _ := strconv.Atoi(m[1])
+	switch names := sc.callees[line]; len(names) {
+	case 0:
+	case 1:
+		return msg + " (" + names[0] + " is not a function)"
+	default:
+		return msg + " (one of " + strings.Join(names, ", ") + " is not a function)"
+	}
+	return msg
 }
 
 // syntaxError words a parse error the way C Lua places one, by line.
@@ -71,6 +104,8 @@ func syntaxError(err error) error {
 // a script's own local named like a removed global is left alone.
 type rewriter struct {
 	scopes []map[string]bool
+	// callees collects, by line, the named things the script calls.
+	callees map[int][]string
 	// depth is how many function bodies enclose the current node; 0 is
 	// the script's top level.
 	depth int
@@ -200,6 +235,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			f.Value = r.expr(f.Value)
 		}
 	case *ast.FuncCallExpr:
+		r.noteCallee(e)
 		if e.Func != nil {
 			e.Func = r.callee(e.Func)
 		}
@@ -247,6 +283,28 @@ func (r *rewriter) concat(e *ast.StringConcatOpExpr) ast.Expr {
 	}
 	flatten(e)
 	return hiddenCall(e, hiddenConcat, operands...)
+}
+
+// noteCallee records what a call names, as C Lua would in its message.
+func (r *rewriter) noteCallee(e *ast.FuncCallExpr) {
+	var name string
+	switch f := e.Func.(type) {
+	case nil:
+		name = "method '" + e.Method + "'"
+	case *ast.IdentExpr:
+		if r.isGlobal(f.Value) {
+			name = "global '" + f.Value + "'"
+		} else {
+			name = "local '" + f.Value + "'"
+		}
+	case *ast.AttrGetExpr:
+		if key, ok := f.Key.(*ast.StringExpr); ok {
+			name = "field '" + key.Value + "'"
+		}
+	}
+	if name != "" && !slices.Contains(r.callees[e.Line()], name) {
+		r.callees[e.Line()] = append(r.callees[e.Line()], name)
+	}
 }
 
 // object rewrites the object of an index: os.time -> (removed)("os").time.
@@ -299,7 +357,7 @@ func str(at ast.PositionHolder, s string) ast.Expr {
 // Load instantiates a compiled script in this state and returns the
 // function to run and the arguments to start it with (the hidden
 // functions).
-func (s *State) Load(proto *glua.FunctionProto) (*glua.LFunction, []glua.LValue) {
+func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 	L := s.L
 	args := make([]glua.LValue, len(hidden))
 	args[hiddenConcat] = L.NewFunction(s.guard("..", s.concatValues))
@@ -314,7 +372,7 @@ func (s *State) Load(proto *glua.FunctionProto) (*glua.LFunction, []glua.LValue)
 		return 0
 	})
 	args[hiddenNone] = L.NewFunction(func(*glua.LState) int { return 0 })
-	return L.NewFunctionFromProto(proto), args
+	return L.NewFunctionFromProto(sc.proto), args
 }
 
 func (s *State) removedError(L *glua.LState) int {

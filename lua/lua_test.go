@@ -21,11 +21,11 @@ func eval(t testing.TB, expr string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	s.L.SetContext(ctx)
-	proto, err := Compile("return " + expr)
+	script, err := Compile("return " + expr)
 	if err != nil {
 		return "", err
 	}
-	fn, args := s.Load(proto)
+	fn, args := s.Load(script)
 	s.L.Push(fn)
 	for _, a := range args {
 		s.L.Push(a)
@@ -331,6 +331,23 @@ func TestRewrite(t *testing.T) {
 		_, err := eval(t, `(function() `+code+` end)()`)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", code, err, want)
+		}
+	}
+}
+
+// A call of something that is not a function names what the line calls.
+func TestExplainCalls(t *testing.T) {
+	script, err := Compile("local s = 'a,b'\nlocal parts = s:split(',')\nlocal x = string.trim(s) .. foo()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]string{
+		"script:2: attempt to call a non-function object": "script:2: attempt to call a non-function object (method 'split' is not a function)",
+		"script:3: attempt to call a non-function object": "script:3: attempt to call a non-function object (one of field 'trim', global 'foo' is not a function)",
+		"script:1: boom": "script:1: boom",
+	} {
+		if got := script.Explain(msg); got != want {
+			t.Errorf("Explain(%q) = %q, want %q", msg, got, want)
 		}
 	}
 }

@@ -219,3 +219,11 @@ func TestNoFunnel(t *testing.T) {
 		t.Errorf("err = %v", out.Err)
 	}
 }
+
+// The failure of a call of a non-function names what the line called.
+func TestCallOfNonFunctionIsNamed(t *testing.T) {
+	out := runScript(t, newFunnel(nil), "local s = 'a,b'\nreturn s:split(',')", nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "method 'split' is not a function") {
+		t.Errorf("err = %v", out.Err)
+	}
+}

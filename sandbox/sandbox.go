@@ -112,6 +112,7 @@ type run struct {
 	opts    Options
 	req     Request
 	st      *lua.State
+	script  *lua.Script
 	ctx     context.Context // the caller's
 	budget  context.Context // cancelled when the run must stop
 	stop    context.CancelCauseFunc
@@ -147,7 +148,7 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	if len(req.Code) > r.opts.MaxScriptBytes {
 		return r.outcome(&ScriptError{Message: fmt.Sprintf("the script is %d bytes; the limit is %d", len(req.Code), r.opts.MaxScriptBytes)})
 	}
-	proto, err := lua.Compile(req.Code)
+	script, err := lua.Compile(req.Code)
 	if err != nil {
 		return r.outcome(&ScriptError{Message: err.Error()})
 	}
@@ -182,7 +183,8 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 		Perform: r.performNow,
 		Collect: r.collect,
 	})
-	fn, args := r.st.Load(proto)
+	r.script = script
+	fn, args := r.st.Load(script)
 	th, _ := r.st.L.NewThread()
 	r.st.SetMain(th)
 	return r.outcome(r.drive(th, fn, args))
@@ -258,7 +260,7 @@ func (r *run) scriptError(err error) error {
 			msg = r.st.Render(apiErr.Object)
 		}
 	}
-	se := &ScriptError{Message: msg}
+	se := &ScriptError{Message: r.script.Explain(msg)}
 	for i := len(r.callErrs) - 1; i >= 0; i-- {
 		if strings.Contains(msg, r.callErrs[i].Error()) {
 			se.Cause = r.callErrs[i]
