@@ -303,8 +303,6 @@ func toStringMethod(t *glua.LTable) glua.LValue {
 	return glua.LNil
 }
 
-func hasToString(t *glua.LTable) bool { return toStringMethod(t) != glua.LNil }
-
 // id returns the per-state number standing in for v's address.
 func (s *State) id(v glua.LValue) int {
 	n, ok := s.ids[v]
@@ -377,14 +375,14 @@ func where(L *glua.LState, level int) string {
 }
 
 // print writes one line: its arguments as tostring shows them, joined by
-// tabs, except that a table without a __tostring of its own is shown as
-// compact JSON rather than as "table: 0x...".
+// tabs, except that tables are shown as compact JSON (the contract's
+// rendering, which invokes no metamethod) rather than as "table: 0x...".
 func (s *State) print(L *glua.LState) int {
 	n := L.GetTop()
 	parts := make([]string, n)
 	for i := 1; i <= n; i++ {
 		v := L.Get(i)
-		if t, ok := v.(*glua.LTable); ok && !hasToString(t) {
+		if t, ok := v.(*glua.LTable); ok {
 			parts[i-1] = s.Render(t)
 			continue
 		}

@@ -1,5 +1,5 @@
 -- Metatables work for the script's own tables.
--- log: Vec(3)	{"plain":true}
+-- log: {"x":3}	{"plain":true}
 local Vec = {}
 Vec.__index = Vec
 Vec.__add = function(a, b) return setmetatable({ x = a.x + b.x }, Vec) end
