@@ -34,4 +34,12 @@ end, function() return tools.text{ text = "side" } end) }
 eq(deep[1][1], 3, "a call through parallel, wrap and pcall")
 check(deep[1][2]:find("^caught .*inner"), "xpcall inside a generator inside parallel: " .. tostring(deep[1][2]))
 eq(deep[2], "side", "the other branch")
+
+-- parallel where no yield can reach the driver (inside a metamethod): the
+-- branches' calls are still carried out together, on the spot.
+local lazy = setmetatable({}, { __index = function(_, k)
+	local a, b = tools.parallel(function() return tools.echo{ k = k }.k end, function() return tools.text{ text = k } end)
+	return a .. b
+end })
+eq(lazy.xy, "xyxy", "parallel inside a metamethod")
 return "ok"
