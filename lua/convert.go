@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
@@ -84,7 +84,7 @@ func (e *encoder) placeholder(path, what string) error {
 	if e.strict {
 		return e.fail(path, "is a %s; %s", what, ErrNotData)
 	}
-	writeJSONString(&e.buf, "<"+what+">")
+	jsontext.WriteString(&e.buf, "<"+what+">")
 	return nil
 }
 
@@ -104,7 +104,7 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node any, path string, d
 	case glua.LNumber:
 		return e.number(float64(v), path)
 	case glua.LString:
-		writeJSONString(&e.buf, string(v))
+		jsontext.WriteString(&e.buf, string(v))
 	case *glua.LTable:
 		return e.table(v, schema, node, path, depth)
 	case *glua.LFunction:
@@ -123,7 +123,7 @@ func (e *encoder) number(f float64, path string) error {
 		if e.strict {
 			return e.fail(path, "is %v; JSON has no NaN or infinity", f)
 		}
-		writeJSONString(&e.buf, cFloatName(f, 'g'))
+		jsontext.WriteString(&e.buf, cFloatName(f, 'g'))
 	case f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger:
 		e.buf.WriteString(strconv.FormatInt(int64(f), 10))
 	case f == math.Trunc(f) && math.Abs(f) < 1e21:
@@ -144,7 +144,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, d
 		if e.strict {
 			return e.fail(path, "refers back to itself (a cycle)")
 		}
-		writeJSONString(&e.buf, "<cycle>")
+		jsontext.WriteString(&e.buf, "<cycle>")
 		return nil
 	}
 	if depth >= maxEncodeDepth {
@@ -184,7 +184,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, d
 			e.buf.WriteByte(',')
 		}
 		name := asString(k)
-		writeJSONString(&e.buf, name)
+		jsontext.WriteString(&e.buf, name)
 		e.buf.WriteByte(':')
 		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), fieldPath(path, name), depth+1); err != nil {
 			return err
@@ -263,43 +263,4 @@ func fieldPath(path, name string) string {
 		return path + "." + name
 	}
 	return path + "[" + strconv.Quote(name) + "]"
-}
-
-// writeJSONString writes s as a JSON string without HTML escaping; bytes
-// that are not UTF-8 become U+FFFD.
-func writeJSONString(buf *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	buf.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				buf.WriteByte('\\')
-				buf.WriteByte(c)
-			case c == '\n':
-				buf.WriteString(`\n`)
-			case c == '\r':
-				buf.WriteString(`\r`)
-			case c == '\t':
-				buf.WriteString(`\t`)
-			case c < 0x20:
-				buf.WriteString(`\u00`)
-				buf.WriteByte(hex[c>>4])
-				buf.WriteByte(hex[c&0xf])
-			default:
-				buf.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf.WriteString(`\ufffd`)
-		} else {
-			buf.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	buf.WriteByte('"')
 }

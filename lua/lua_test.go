@@ -158,7 +158,7 @@ func TestToJSON(t *testing.T) {
 		`{ tuple = { {}, {} } }`:                                     `{"tuple":[{},[]]}`,
 		`{ node = { children = { { children = {} } } } }`:            `{"node":{"children":[{"children":[]}]}}`,
 		`{ n = 1e15, f = 0.1, neg = -0, big = 2^53, bigger = 2^60 }`: `{"big":9007199254740992,"bigger":1152921504606847000,"f":0.1,"n":1000000000000000,"neg":0}`,
-		`{ s = "\"<>&\1\127é" }`:                                     `{"s":"\"<>&\u0001` + "\x7fé" + `"}`,
+		`{ s = "\"<>&\1\127é" }`:                                     `{"s":"\"<>&\u0001\u007fé"}`,
 	} {
 		if err := s.L.DoString("x = " + code); err != nil {
 			t.Fatal(err)

@@ -3,6 +3,8 @@ package render
 import (
 	"strconv"
 	"strings"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // facetKeys are the constraints shown next to a description, in this order.
@@ -233,14 +235,14 @@ func writeJSON(b *strings.Builder, v *value) {
 				b.WriteByte(',')
 			}
 			if v.kind == 'o' {
-				writeJSONString(b, m.key)
+				jsontext.WriteString(b, m.key)
 				b.WriteByte(':')
 			}
 			writeJSON(b, m.val)
 		}
 		b.WriteByte(closer)
 	case 's':
-		writeJSONString(b, v.str)
+		jsontext.WriteString(b, v.str)
 	case 'n':
 		b.WriteString(v.str)
 	case 'b':
@@ -248,26 +250,4 @@ func writeJSON(b *strings.Builder, v *value) {
 	default:
 		b.WriteString("null")
 	}
-}
-
-func writeJSONString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case isControl(r):
-			b.WriteString(`\u`)
-			h := strconv.FormatInt(int64(r), 16)
-			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
 }
