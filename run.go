@@ -67,9 +67,9 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
-	// The record and the summary come from the same list, kept in res as it
-	// grows so that a panic still returns it. (A name outside the pool is
-	// refused inside the sandbox before it becomes a call.)
+	// The sandbox keeps the record of calls (Outcome.Calls, which the
+	// summary is made from); this copy, told call by call, feeds the live
+	// summary and is kept in res so that a panic still returns it.
 	var calls []string
 	onCall := func(name string) {
 		calls = append(calls, name)
@@ -86,11 +86,10 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 		SearchSchema: json.RawMessage(search.InputSchema),
 		OnCall:       onCall,
 	}, &s.limits)
-	out.Calls = calls
 	if out.Err != nil {
 		return s.failed(out.Err, out)
 	}
-	return Result{Text: successText(out), Images: out.Images, Summary: summary(calls), Calls: calls}
+	return Result{Text: successText(out), Images: out.Images, Summary: summary(out.Calls), Calls: out.Calls}
 }
 
 // failed is the Result of a call that did not finish, keeping what the

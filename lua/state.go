@@ -116,9 +116,6 @@ func New(opts *Options) *State {
 // Close releases the state.
 func (s *State) Close() { s.L.Close() }
 
-// Crashed reports whether a Go function of the environment panicked.
-func (s *State) Crashed() bool { return s.crashed }
-
 // Mark is the table that starts a yield carrying tool calls.
 func (s *State) Mark() *glua.LTable { return s.mark }
 

@@ -34,7 +34,8 @@ func (s *State) openString(str *glua.LTable) {
 	s.L.SetMetatable(glua.LString(""), mt)
 }
 
-// tooLarge raises the error every size-capped builtin shares.
+// checkSize raises the error every size-capped builtin shares when n is
+// over the limit.
 func (s *State) checkSize(L *glua.LState, n int) {
 	if n > s.opts.MaxStringBytes || n < 0 {
 		L.RaiseError("resulting string too large (the limit is %d bytes)", s.opts.MaxStringBytes)
