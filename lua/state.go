@@ -84,6 +84,8 @@ type State struct {
 	// next is the base library's next, kept for pairs in case the script
 	// replaces the global.
 	next glua.LValue
+	// ipairsNext is the iterator function ipairs hands out.
+	ipairsNext glua.LValue
 	// results are what the script returned, set when it finishes.
 	results  []glua.LValue
 	returned bool
@@ -215,6 +217,7 @@ func (s *State) openLibs() {
 		}
 	}
 	s.next = globals.RawGetString("next")
+	s.ipairsNext = L.NewFunction(ipairsStep)
 	globals.RawSetString("_G", globals)
 	globals.RawSetString("_VERSION", glua.LString(glua.LuaVersion))
 }
@@ -451,19 +454,23 @@ func (s *State) unpack(L *glua.LState) int {
 // that every function the script can reach is built here.
 func (s *State) ipairs(L *glua.LState) int {
 	t := L.CheckTable(1)
-	L.Push(L.NewFunction(func(L *glua.LState) int {
-		i := L.CheckInt(2) + 1
-		v := t.RawGetInt(i)
-		if v == glua.LNil {
-			return 0
-		}
-		L.Push(glua.LNumber(i))
-		L.Push(v)
-		return 2
-	}))
+	L.Push(s.ipairsNext)
 	L.Push(t)
 	L.Push(glua.LNumber(0))
 	return 3
+}
+
+// ipairsStep is the iterator ipairs returns, one per state.
+func ipairsStep(L *glua.LState) int {
+	t := L.CheckTable(1)
+	i := L.CheckInt(2) + 1
+	v := t.RawGetInt(i)
+	if v == glua.LNil {
+		return 0
+	}
+	L.Push(glua.LNumber(i))
+	L.Push(v)
+	return 2
 }
 
 func (s *State) pairs(L *glua.LState) int {
