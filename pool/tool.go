@@ -52,4 +52,28 @@ type Tool struct {
 	// description (_meta["anthropic/searchHint"] for MCP tools). It is never
 	// announced.
 	SearchHint string
+	// Annotations are the MCP tool annotations (or a builtin's equivalent):
+	// hints about what a call does, used by search and by dry runs.
+	Annotations Annotations
+}
+
+// Annotations mirror MCP's ToolAnnotations. Each hint is nil when the tool
+// did not say, so "not declared" stays apart from "declared false".
+type Annotations struct {
+	Title           string
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+}
+
+// ReadOnly reports whether the tool declared that it does not modify its
+// environment.
+func (a Annotations) ReadOnly() bool { return a.ReadOnlyHint != nil && *a.ReadOnlyHint }
+
+// Destructive reports whether the tool declared that it may destroy or
+// overwrite data. Undeclared counts as not destructive: the hint is a
+// signal to prefer other tools, not a safety guarantee.
+func (a Annotations) Destructive() bool {
+	return !a.ReadOnly() && a.DestructiveHint != nil && *a.DestructiveHint
 }
