@@ -24,7 +24,7 @@ return a .. "|" .. b`)
 		wg.Go(func() {
 			for range 10 {
 				var last string
-				res := s.Run(t.Context(), script, func(summary string) { last = summary })
+				res := s.Run(t.Context(), script, &RunOptions{Progress: func(summary string) { last = summary }})
 				switch {
 				case errors.Is(res.Err, ErrUnavailable):
 				case res.IsError:

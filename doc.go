@@ -13,21 +13,22 @@
 // announce). Nested calls go through the host's own funnel, with its
 // permission checks and hooks, so Exec widens nothing the model may do.
 //
-// A host keeps one Session per conversation:
+// A host imports this package only. It keeps one Session per conversation:
 //
+//	issue, err := execlua.NewMCPTool("github", listedEntry) // as tools/list sent it
 //	s, err := execlua.New(funnel, &execlua.Options{Tools: builtins, Settings: settings})
 //	// servers connect or disconnect, settings reload:
 //	s.SetTools(append(builtins, mcpTools...))
 //	s.SetSettings(reloaded)
 //	// every model request:
-//	req := s.Request(history)          // history as []announce.Message
+//	req := s.Request(history)          // history as []execlua.Message
 //	if req.Announcement != nil {
 //		history = append(history, isMeta(req.Announcement.Text))
 //	}
 //	send(req.Tools, req.Guidance, history)
 //	// the model calls Exec:
-//	res := s.Run(ctx, toolUse.Input, showSummary)
-//	reply(res.Text, res.Images, res.IsError) // res.Summary and res.Calls stay with the host
+//	res := s.Run(ctx, toolUse.Input, &execlua.RunOptions{Progress: showSummary})
+//	reply(res.Text, res.Images, res.IsError) // Summary, Calls, Printed, Value, Timings stay with the host
 //
 // The funnel is the host's one way of performing a tool call (permission
 // check, PreToolUse hook, execution, PostToolUse hook), the same code a
@@ -40,7 +41,7 @@
 // Exec and every way a script can fail (an error, the budget, a
 // cancellation, a crash) come back as a Result with IsError set and plain
 // words for the model, keeping whatever the script printed. The limits of a
-// run are the host's (Options.Limits): they never appear in Exec's
-// description or in the announcement, only in the failure of a run that hit
-// one.
+// run are the host's (Options.Limits, adjusted for one run by RunOptions):
+// they never appear in Exec's description or in the announcement, only in
+// the failure of a run that hit one.
 package execlua

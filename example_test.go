@@ -7,9 +7,6 @@ import (
 	"strings"
 
 	"github.com/execlua/execlua"
-	"github.com/execlua/execlua/announce"
-	"github.com/execlua/execlua/pool"
-	"github.com/execlua/execlua/sandbox"
 )
 
 // A host keeps one Session per conversation. Each request gets tools[] and,
@@ -17,19 +14,25 @@ import (
 func ExampleSession() {
 	// The host's one way of performing a tool call; permission checks and
 	// hooks belong in here.
-	funnel := sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
-		return sandbox.Output{Structured: json.RawMessage(`{"number":7}`)}, nil
+	funnel := execlua.FunnelFunc(func(ctx context.Context, c execlua.Call) (execlua.Output, error) {
+		return execlua.Output{Structured: json.RawMessage(`{"number":7}`)}, nil
 	})
-	read := pool.Tool{Name: "Read", Description: "Reads a file."}
-	webFetch := pool.Tool{Name: "WebFetch", Description: "Fetches a URL.", ShouldDefer: true}
-	issue := pool.Tool{Name: "mcp__github__create_issue", Description: "Creates an issue.", Kind: pool.MCP, Server: "github", ServerTool: "create_issue"}
-
-	s, err := execlua.New(funnel, &execlua.Options{Tools: []pool.Tool{read, webFetch}})
+	read := execlua.NewBuiltinTool("Read", "Reads a file.", nil)
+	webFetch := execlua.NewBuiltinTool("WebFetch", "Fetches a URL.", nil)
+	webFetch.ShouldDefer = true
+	// An MCP tool as the server's tools/list returned it.
+	issue, err := execlua.NewMCPTool("github", json.RawMessage(`{"name":"create_issue","description":"Creates an issue.","inputSchema":{"type":"object"}}`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var history []announce.Message
+
+	s, err := execlua.New(funnel, &execlua.Options{Tools: []execlua.Tool{read, webFetch}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var history []execlua.Message
 	request := func() {
 		r := s.Request(history)
 		var declared []string
@@ -38,13 +41,13 @@ func ExampleSession() {
 		}
 		fmt.Println("tools[]:", strings.Join(declared, ", "))
 		if r.Announcement != nil {
-			history = append(history, announce.Message{IsMeta: true, Text: r.Announcement.Text})
+			history = append(history, execlua.Message{IsMeta: true, Text: r.Announcement.Text})
 			fmt.Println(r.Announcement.Text)
 		}
 	}
 
 	request()
-	_ = s.SetTools([]pool.Tool{read, webFetch, issue}) // a server connected
+	_ = s.SetTools([]execlua.Tool{read, webFetch, issue}) // a server connected
 	request()
 
 	res := s.Run(context.Background(), json.RawMessage(`{

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,13 +22,26 @@ import (
 // starts.
 var ErrUnavailable = errors.New("Exec is not available")
 
+// RunOptions adjust one run on top of the Session's limits. The zero value
+// (and nil) runs with the Session's limits and no progress callback.
+type RunOptions struct {
+	// Budget replaces Limits.Budget for this run when positive.
+	Budget time.Duration
+	// MaxCalls replaces Limits.MaxCalls for this run when positive.
+	MaxCalls int
+	// Progress, when not nil, gets the summary again at every nested call,
+	// before the script ends (SUM-4). It runs on the script's goroutine,
+	// inside the script's budget, so it must return quickly.
+	Progress func(summary string)
+}
+
 // Result is one Exec call's outcome: what the model gets (Text, Images,
-// IsError) and what only the host keeps (Summary, Calls, Err).
+// IsError) and what only the host keeps (the rest).
 type Result struct {
 	// Text is the tool result's text, never empty.
 	Text string
 	// Images are the images nested calls returned, capped by the limits.
-	Images []sandbox.Image
+	Images []Image
 	// IsError marks a failed call: invalid input, Exec unavailable, or a
 	// script that did not finish (error, budget, cancellation, crash).
 	IsError bool
@@ -38,27 +53,43 @@ type Result struct {
 	// and refused calls included: what "was tool X called" checks read
 	// (SUM-9, SUM-10). Never sent to the model.
 	Calls []string
+	// Printed are the lines the script printed, as far as the log limit
+	// kept them; a failed run keeps them too.
+	Printed []string
+	// Value is the script's return value as JSON, uncut (a string as a
+	// JSON string, several values as an array); HasValue says whether the
+	// script returned one. Value is nil, with HasValue set, for a value
+	// larger than the string limit.
+	Value    json.RawMessage
+	HasValue bool
+	// Timings say where the run's time went: compiling, the script's own
+	// time (what the budget counts), and waiting for nested calls.
+	Timings Timings
 	// Err says why the call failed, for logs and errors.Is: ErrInvalidInput,
 	// ErrUnavailable, or an error wrapping one of the sandbox's sentinels.
-	// Nil on success.
+	// A crash's error carries its Go stack with source paths cut to the
+	// package directory. Nil on success.
 	Err error
 }
 
-// Run runs one Exec call. input is the call's input as the model sent it.
+// Run runs one Exec call. input is the call's input as the model sent it;
+// opts adjust this run (nil: the Session's limits, no progress callback).
 // The script reaches the pool as it is now (POOL-10), its nested calls go
 // through the session's funnel, and tools.ToolSearch searches that same
-// pool. progress, when not nil, gets the summary again at every nested call,
-// before the script ends (SUM-4); it runs on the script's goroutine, inside
-// the script's budget, so it must return quickly.
+// pool.
 //
 // Run never returns an error and never panics: every failure is a Result
 // with IsError set and plain words in Text (BUD-11).
-func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(summary string)) (res Result) {
+func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptions) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = s.failed(fmt.Errorf("%w: %v", sandbox.ErrCrashed, p), sandbox.Outcome{Calls: res.Calls})
 		}
 	}()
+	var o RunOptions
+	if opts != nil {
+		o = *opts
+	}
 	in, err := ParseInput(input)
 	if err != nil {
 		return s.failed(err, sandbox.Outcome{})
@@ -67,6 +98,13 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
+	limits := s.limits
+	if o.Budget > 0 {
+		limits.Budget = o.Budget
+	}
+	if o.MaxCalls > 0 {
+		limits.MaxCalls = o.MaxCalls
+	}
 	// The sandbox keeps the record of calls (Outcome.Calls, which the
 	// summary is made from); this copy, told call by call, feeds the live
 	// summary and is kept in res so that a panic still returns it.
@@ -74,8 +112,8 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 	onCall := func(name string) {
 		calls = append(calls, name)
 		res.Calls = calls
-		if progress != nil {
-			progress(summary(calls))
+		if o.Progress != nil {
+			o.Progress(summary(calls))
 		}
 	}
 	out := sandbox.Run(ctx, sandbox.Request{
@@ -85,11 +123,20 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, progress func(
 		Search:       st.search,
 		SearchSchema: json.RawMessage(search.InputSchema),
 		OnCall:       onCall,
-	}, &s.limits)
+	}, &limits)
 	if out.Err != nil {
 		return s.failed(out.Err, out)
 	}
-	return Result{Text: successText(out), Images: out.Images, Summary: summary(out.Calls), Calls: out.Calls}
+	return Result{
+		Text:     successText(out),
+		Images:   out.Images,
+		Summary:  summary(out.Calls),
+		Calls:    out.Calls,
+		Printed:  out.Lines,
+		Value:    out.Value,
+		HasValue: out.HasResult,
+		Timings:  out.Timings,
+	}
 }
 
 // failed is the Result of a call that did not finish, keeping what the
@@ -98,6 +145,7 @@ func (s *Session) failed(err error, out sandbox.Outcome) Result {
 	level := slog.LevelInfo
 	if errors.Is(err, sandbox.ErrCrashed) {
 		level = slog.LevelError
+		err = &crashError{detail: trimSourcePaths(err.Error())}
 	}
 	s.log.Log(context.Background(), level, "Exec failed", "err", err, "calls", len(out.Calls))
 
@@ -106,8 +154,23 @@ func (s *Session) failed(err error, out sandbox.Outcome) Result {
 		text += "\n\nPrinted output before the failure:\n" + log
 	}
 	text += imagesNote(out)
-	return Result{Text: text, Images: out.Images, IsError: true, Summary: "failed", Calls: out.Calls, Err: err}
+	return Result{Text: text, Images: out.Images, IsError: true, Summary: "failed", Calls: out.Calls,
+		Printed: out.Lines, Timings: out.Timings, Err: err}
 }
+
+// crashError is a crash as the host sees it: the sandbox's report with
+// source paths cut, matching sandbox.ErrCrashed.
+type crashError struct{ detail string }
+
+func (e *crashError) Error() string { return e.detail }
+func (e *crashError) Unwrap() error { return sandbox.ErrCrashed }
+
+// sourcePath is a stack line's file: everything before its package
+// directory goes, so that no absolute path of the build machine reaches a
+// log or a user.
+var sourcePath = regexp.MustCompile(`(?m)^(\t)\S*?([^/\s]+/[^/\s]+:\d+)`)
+
+func trimSourcePaths(s string) string { return sourcePath.ReplaceAllString(s, "$1$2") }
 
 // summary is the user's result line (SUM-1..5): the count, then the last
 // two calls, with "... " in front when earlier ones are not listed.

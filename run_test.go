@@ -148,7 +148,7 @@ func TestFailuresAreResults(t *testing.T) {
 			ctx = t.Context()
 		}
 		logged.Reset()
-		res := s.Run(ctx, input(tc.code), tc.progress)
+		res := s.Run(ctx, input(tc.code), &RunOptions{Progress: tc.progress})
 		if !strings.Contains(logged.String(), "Exec failed") {
 			t.Errorf("%s: not logged", tc.name)
 		}
@@ -352,9 +352,9 @@ func TestSummaryLive(t *testing.T) {
 		},
 	}}
 	s := newSession(t, f, &Options{Tools: builtins()})
-	res := s.Run(t.Context(), input(`tools.WebFetch{}; tools.TaskCreate{}; tools.WebFetch{}; return "ok"`), func(summary string) {
+	res := s.Run(t.Context(), input(`tools.WebFetch{}; tools.TaskCreate{}; tools.WebFetch{}; return "ok"`), &RunOptions{Progress: func(summary string) {
 		seen = append(seen, summary)
-	})
+	}})
 	want := []string{"1 tool call\nWebFetch", "2 tool calls\nWebFetch\nTaskCreate", "... 3 tool calls\nTaskCreate\nWebFetch"}
 	if diff := cmp.Diff(want, seen); diff != "" {
 		t.Errorf("live summaries (-want +got):\n%s", diff)

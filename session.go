@@ -20,15 +20,15 @@ import (
 type Options struct {
 	// Tools is the initial registry: builtins and the tools of the MCP
 	// servers connected so far. See Session.SetTools.
-	Tools []pool.Tool
+	Tools []Tool
 	// Settings are the initial settings. See Session.SetSettings.
 	Settings Settings
 	// Guidance are the system-prompt lines keyed by tool name; a request
 	// carries those whose tool is available, flat or in the pool (POOL-13).
-	Guidance []pool.Guidance
-	// Limits bound every Exec run; zero fields take the sandbox's defaults.
-	// They are never shown to the model.
-	Limits sandbox.Options
+	Guidance []Guidance
+	// Limits bound every Exec run; zero fields take the defaults, and
+	// RunOptions adjust one run. They are never shown to the model.
+	Limits Limits
 	// NoChannel says the host cannot append isMeta messages to the
 	// conversation and read them back. Requests then never carry an
 	// announcement (BC-10).
@@ -97,7 +97,7 @@ func (st *state) search(args json.RawMessage) (json.RawMessage, error) {
 // one way of performing a tool call (permission check, hooks, execution).
 // It fails if funnel is nil or the initial tools and settings do not
 // assemble (see pool.Assemble).
-func New(funnel sandbox.Funnel, opts *Options) (*Session, error) {
+func New(funnel Funnel, opts *Options) (*Session, error) {
 	if funnel == nil {
 		return nil, errors.New("execlua: New needs a funnel to perform nested calls")
 	}
@@ -131,7 +131,7 @@ func New(funnel sandbox.Funnel, opts *Options) (*Session, error) {
 // started with; the next run reaches the new one (POOL-10). If the tools do
 // not assemble (an empty or repeated name, a pool tool named ToolSearch or
 // parallel) the registry is left as it was and the error says why.
-func (s *Session) SetTools(tools []pool.Tool) error {
+func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
 		return newState(slices.Clone(tools), st.settings)
 	})
@@ -164,26 +164,26 @@ type Request struct {
 	// Tools is tools[]: Exec first when it is declared, then the flat tools.
 	// It changes only when the settings or the flat tools do, never when
 	// only the pool does (BC-4, BC-11). Read-only.
-	Tools []pool.Declaration
+	Tools []ToolDeclaration
 	// Announcement, when not nil, is to be appended to the conversation as
 	// an isMeta user message, text unchanged, before the request is sent
 	// (BC-2). Earlier messages are never to be edited (BC-4).
-	Announcement *announce.Announcement
+	Announcement *Announcement
 	// Guidance are the system-prompt lines for the tools this session can
 	// use, in the order the Options gave them (POOL-13).
 	Guidance []string
 	// Assembly answers the host's own questions about the tools: whether a
 	// tool is available (Available, which counts pool tools), and where it
 	// went (Lookup). Read-only.
-	Assembly *pool.Assembly
+	Assembly *Assembly
 }
 
 // Request assembles a model request from the registry and settings as they
 // are now. history is the conversation as the host will send it, after any
-// compaction or rewind, converted to announce.Message; the announcement
+// compaction or rewind, converted to Message; the announcement
 // decision reads only that, so a session remembers nothing of what it said
 // (BC-6).
-func (s *Session) Request(history []announce.Message) *Request {
+func (s *Session) Request(history []Message) *Request {
 	st := s.cur.Load()
 	r := &Request{Tools: st.asm.Tools, Guidance: st.asm.Guidance(s.guidance), Assembly: st.asm}
 	a, ok := announce.Decide(announce.Input{

@@ -13,6 +13,13 @@ const (
 	MCP
 )
 
+// MCPPrefix starts the name of every MCP tool: MCPPrefix + server + "__" +
+// tool. It is the one place the prefix is spelled.
+const MCPPrefix = "mcp__"
+
+// MCPName is the name the model uses for tool of server.
+func MCPName(server, tool string) string { return MCPPrefix + server + "__" + tool }
+
 func (k Kind) String() string {
 	if k == MCP {
 		return "mcp"

@@ -105,12 +105,12 @@ func (r *run) perform(ids []int) {
 		return
 	}
 	ctx := r.budget
+	started := time.Now()
+	defer func() { r.waited += time.Since(started) }()
 	if r.opts.MaxNestedWait > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(r.budget, r.opts.MaxNestedWait-r.waited, &NestedWaitError{Limit: r.opts.MaxNestedWait})
 		defer cancel()
-		started := time.Now()
-		defer func() { r.waited += time.Since(started) }()
 	}
 
 	if len(todo) == 1 {

@@ -93,10 +93,16 @@ type Outcome struct {
 	Result      string
 	HasResult   bool
 	ResultChars int
+	// Value is the return value as JSON, uncut: a string as a JSON
+	// string, several values as an array. Nil when the script returned
+	// nothing or the value outgrew MaxStringBytes.
+	Value json.RawMessage
 	// Log is what the script printed, one line per print, cut at
 	// MaxLogChars; LogChars is how many characters were printed in all.
+	// Lines holds the same text line by line.
 	Log      string
 	LogChars int
+	Lines    []string
 	// Calls names every nested call in order, repeats and refused calls
 	// included.
 	Calls []string
@@ -104,7 +110,18 @@ type Outcome struct {
 	// DroppedImages counts the rest.
 	Images        []Image
 	DroppedImages int
+	Timings       Timings
 	Err           error
+}
+
+// Timings say where a run's time went.
+type Timings struct {
+	// Compile is the time spent compiling the script.
+	Compile time.Duration
+	// Script is the script's own time, the one the budget counts.
+	Script time.Duration
+	// ToolWait is the time spent waiting for nested calls.
+	ToolWait time.Duration
 }
 
 // run is the state of one Run.
@@ -128,7 +145,9 @@ type run struct {
 
 	log      strings.Builder
 	logChars int
+	lines    []string
 	printed  int // lines
+	compile  time.Duration
 	images   []Image
 	dropped  int
 }
@@ -148,7 +167,9 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	if len(req.Code) > r.opts.MaxScriptBytes {
 		return r.outcome(&ScriptError{Message: fmt.Sprintf("the script is %d bytes; the limit is %d", len(req.Code), r.opts.MaxScriptBytes)})
 	}
+	compileStart := time.Now()
 	script, err := lua.Compile(req.Code)
+	r.compile = time.Since(compileStart)
 	if err != nil {
 		return r.outcome(&ScriptError{Message: err.Error()})
 	}
@@ -274,36 +295,46 @@ func (r *run) outcome(err error) Outcome {
 	out := Outcome{
 		Log:           r.log.String(),
 		LogChars:      r.logChars,
+		Lines:         r.lines,
 		Calls:         r.calls,
 		Images:        r.images,
 		DroppedImages: r.dropped,
+		Timings:       Timings{Compile: r.compile, ToolWait: r.waited},
 		Err:           err,
 	}
+	if r.clock != nil {
+		out.Timings.Script = r.opts.Budget - r.clock.remaining
+	}
 	if err == nil && r.st != nil {
-		out.Result, out.HasResult = r.result()
+		out.Result, out.Value, out.HasResult = r.result()
 		out.ResultChars = utf8.RuneCountInString(out.Result)
 		out.Result = cutRunes(out.Result, r.opts.MaxResultChars)
 	}
 	return out
 }
 
-// result renders what the script returned.
-func (r *run) result() (string, bool) {
+// result renders what the script returned, for the model and as JSON.
+func (r *run) result() (string, json.RawMessage, bool) {
 	values, returned := r.st.Results()
 	if !returned || len(values) == 0 {
-		return "", false
-	}
-	if len(values) == 1 {
-		if s, ok := values[0].(glua.LString); ok {
-			return string(s), true
-		}
-		return r.st.Render(values[0]), true
+		return "", nil, false
 	}
 	parts := make([]string, len(values))
 	for i, v := range values {
 		parts[i] = r.st.Render(v)
 	}
-	return "[" + strings.Join(parts, ",") + "]", true
+	value := parts[0]
+	if len(values) > 1 {
+		value = "[" + strings.Join(parts, ",") + "]"
+	}
+	var raw json.RawMessage
+	if json.Valid([]byte(value)) { // not when Render hit the size cap
+		raw = json.RawMessage(value)
+	}
+	if s, ok := values[0].(glua.LString); ok && len(values) == 1 {
+		return string(s), raw, true
+	}
+	return value, raw, true
 }
 
 // print collects one printed line; the newline between lines counts as a
@@ -319,7 +350,9 @@ func (r *run) print(line string) {
 	if room <= 0 {
 		return
 	}
-	r.log.WriteString(cutRunes(line, room))
+	cut := cutRunes(line, room)
+	r.log.WriteString(cut)
+	r.lines = append(r.lines, strings.TrimPrefix(cut, "\n"))
 }
 
 // cutRunes returns the first n characters of s.

@@ -1,5 +1,5 @@
 // Command demo walks through one simulated agent session with execlua: a
-// host with the default builtins and two in-process MCP servers, the tools[]
+// host with a few builtins and two in-process MCP servers, the tools[]
 // it declares, the announcement it appends, scripts the model might write,
 // a server disconnecting, and a runaway script stopped by its budget.
 //
@@ -16,57 +16,66 @@ import (
 	"time"
 
 	"github.com/execlua/execlua"
-	"github.com/execlua/execlua/announce"
-	"github.com/execlua/execlua/pool"
-	"github.com/execlua/execlua/sandbox"
 )
 
 func main() { os.Exit(run(os.Stdout)) }
 
-// mcpTool describes a tool of a fake MCP server.
-func mcpTool(server, name, description, input string) pool.Tool {
-	return pool.Tool{
-		Name:        "mcp__" + server + "__" + name,
-		Description: description,
-		InputSchema: json.RawMessage(input),
-		Kind:        pool.MCP,
-		Server:      server,
-		ServerTool:  name,
-	}
+// listed is what two fake MCP servers answer to tools/list.
+var listed = map[string][]string{
+	"github": {
+		`{"name":"list_issues","description":"List open issues of a repository.","inputSchema":{"type":"object","properties":{"repo":{"type":"string","description":"owner/name"},"labels":{"type":"array","items":{"type":"string"}}},"required":["repo"]},"annotations":{"readOnlyHint":true}}`,
+		`{"name":"create_issue","description":"Open a new issue.","inputSchema":{"type":"object","properties":{"repo":{"type":"string"},"title":{"type":"string"},"body":{"type":"string"}},"required":["repo","title"]},"_meta":{"anthropic/searchHint":"file a bug, report a problem"}}`,
+	},
+	"weather": {
+		`{"name":"current","description":"Current weather for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`,
+	},
 }
 
-var (
-	github = []pool.Tool{
-		mcpTool("github", "list_issues", "List open issues of a repository.",
-			`{"type":"object","properties":{"repo":{"type":"string","description":"owner/name"},"labels":{"type":"array","items":{"type":"string"}}},"required":["repo"]}`),
-		mcpTool("github", "create_issue", "Open a new issue.",
-			`{"type":"object","properties":{"repo":{"type":"string"},"title":{"type":"string"},"body":{"type":"string"}},"required":["repo","title"]}`),
+// serverTools maps one server's tools/list entries to execlua tools.
+func serverTools(server string) ([]execlua.Tool, error) {
+	var tools []execlua.Tool
+	for _, entry := range listed[server] {
+		t, err := execlua.NewMCPTool(server, json.RawMessage(entry))
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, t)
 	}
-	weather = []pool.Tool{
-		mcpTool("weather", "current", "Current weather for a city.",
-			`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
-	}
-)
+	return tools, nil
+}
+
+// builtins are the host's own tools: the core loop stays flat, the rest
+// asks to be deferred.
+func builtins() []execlua.Tool {
+	read := execlua.NewBuiltinTool("Read", "Reads a file from the local filesystem.",
+		json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}`))
+	bash := execlua.NewBuiltinTool("Bash", "Executes a bash command.",
+		json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`))
+	webFetch := execlua.NewBuiltinTool("WebFetch", "Fetches content from a URL.",
+		json.RawMessage(`{"type":"object","properties":{"url":{"type":"string","format":"uri"},"prompt":{"type":"string"}},"required":["url","prompt"]}`))
+	webFetch.ShouldDefer = true
+	return []execlua.Tool{read, bash, webFetch}
+}
 
 // funnel stands in for the host's execution path (permission check, hooks,
 // the MCP client): here every tool answers from memory.
-func funnel(_ context.Context, call sandbox.Call) (sandbox.Output, error) {
+func funnel(_ context.Context, call execlua.Call) (execlua.Output, error) {
 	var args map[string]any
 	if err := json.Unmarshal(call.Args, &args); err != nil {
-		return sandbox.Output{}, err
+		return execlua.Output{}, err
 	}
 	switch call.Name {
 	case "mcp__github__list_issues":
-		return sandbox.Output{Structured: json.RawMessage(`{"issues":[{"number":12,"title":"Flaky test on CI"},{"number":15,"title":"Docs: typo"}]}`)}, nil
+		return execlua.Output{Structured: json.RawMessage(`{"issues":[{"number":12,"title":"Flaky test on CI"},{"number":15,"title":"Docs: typo"}]}`)}, nil
 	case "mcp__github__create_issue":
-		return sandbox.Output{Structured: json.RawMessage(`{"number":16,"url":"https://github.example/o/r/issues/16"}`)}, nil
+		return execlua.Output{Structured: json.RawMessage(`{"number":16,"url":"https://github.example/o/r/issues/16"}`)}, nil
 	case "mcp__weather__current":
 		if args["city"] == "Atlantis" {
-			return sandbox.Output{}, fmt.Errorf("unknown city %q", args["city"])
+			return execlua.Output{}, fmt.Errorf("unknown city %q", args["city"])
 		}
-		return sandbox.Output{Text: []string{fmt.Sprintf("%v: 21°C, clear", args["city"])}}, nil
+		return execlua.Output{Text: []string{fmt.Sprintf("%v: 21°C, clear", args["city"])}}, nil
 	}
-	return sandbox.Output{}, fmt.Errorf("%s is not implemented in the demo", call.Name)
+	return execlua.Output{}, fmt.Errorf("%s is not implemented in the demo", call.Name)
 }
 
 const script1 = `
@@ -86,16 +95,25 @@ const script2 = `return tools.mcp__weather__current{ city = "Porto" }`
 const script3 = `local n = 0 while true do n = n + 1 end`
 
 func run(w io.Writer) int {
-	builtins := pool.DefaultBuiltins()
-	s, err := execlua.New(sandbox.FunnelFunc(funnel), &execlua.Options{
-		Tools:  append(append(append([]pool.Tool{}, builtins...), github...), weather...),
-		Limits: sandbox.Options{Budget: 200 * time.Millisecond},
+	github, err := serverTools("github")
+	if err != nil {
+		fmt.Fprintln(w, "demo:", err)
+		return 1
+	}
+	weather, err := serverTools("weather")
+	if err != nil {
+		fmt.Fprintln(w, "demo:", err)
+		return 1
+	}
+	s, err := execlua.New(execlua.FunnelFunc(funnel), &execlua.Options{
+		Tools:  append(append(builtins(), github...), weather...),
+		Limits: execlua.Limits{Budget: time.Second},
 	})
 	if err != nil {
 		fmt.Fprintln(w, "demo:", err)
 		return 1
 	}
-	var history []announce.Message
+	var history []execlua.Message
 	request := func(title string) {
 		r := s.Request(history)
 		raw, _ := json.Marshal(r.Tools)
@@ -106,33 +124,37 @@ func run(w io.Writer) int {
 		section(w, title)
 		fmt.Fprintf(w, "tools[] (%d bytes): %s\n", len(raw), strings.Join(names, ", "))
 		if r.Announcement != nil {
-			history = append(history, announce.Message{IsMeta: true, Text: r.Announcement.Text})
+			history = append(history, execlua.Message{IsMeta: true, Text: r.Announcement.Text})
 			fmt.Fprintf(w, "\nappended isMeta message (%s):\n%s\n", r.Announcement.Kind, r.Announcement.Text)
 		} else {
 			fmt.Fprintln(w, "\nnothing appended: the pool is unchanged")
 		}
 	}
-	exec := func(title, code string) {
+	exec := func(title, code string, opts *execlua.RunOptions) {
 		input, _ := json.Marshal(map[string]string{"code": code, "description": title})
 		section(w, "Exec: "+title)
 		fmt.Fprintln(w, strings.TrimSpace(code))
-		res := s.Run(context.Background(), input, nil)
+		res := s.Run(context.Background(), input, opts)
 		fmt.Fprintf(w, "\n-- result (is_error=%v) --\n%s\n-- summary --\n%s\n", res.IsError, res.Text, res.Summary)
+		if res.HasValue {
+			fmt.Fprintf(w, "-- for the host: %d printed lines, value %s --\n", len(res.Printed), res.Value)
+		}
 	}
 
 	section(w, "Exec's description (constant, whatever the pool holds)")
 	fmt.Fprintln(w, execlua.Description())
 	request("First request: builtins and two MCP servers")
 	request("Next request, nothing changed")
-	exec("triage", script1)
+	exec("triage", script1, nil)
 
-	if err := s.SetTools(append(append([]pool.Tool{}, builtins...), github...)); err != nil {
+	if err := s.SetTools(append(builtins(), github...)); err != nil {
 		fmt.Fprintln(w, "demo:", err)
 		return 1
 	}
 	request("The weather server disconnected: tools[] is byte-identical, the list is re-announced")
-	exec("call a disconnected tool", script2)
-	exec("a runaway loop", script3)
+	exec("call a disconnected tool", script2, nil)
+	// One run with a tighter budget than the session's.
+	exec("a runaway loop", script3, &execlua.RunOptions{Budget: 200 * time.Millisecond})
 	return 0
 }
 

@@ -19,7 +19,8 @@ func TestDemo(t *testing.T) {
 		"Return value:\n{\"created\":16,\"open\":2}",
 		"... 5 tool calls\nmcp__weather__current\nmcp__github__create_issue",
 		"mcp__weather__current is not reachable",
-		"ran over its execution budget",
+		"ran over its execution budget (200ms",
+		"-- for the host: 2 printed lines, value {\"created\":16,\"open\":2} --",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q", want)

@@ -1,0 +1,59 @@
+package execlua
+
+import (
+	"github.com/execlua/execlua/announce"
+	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/sandbox"
+)
+
+// The types a host meets, re-exported so that hosting Exec takes this one
+// import. Each is defined, and documented, in the package named.
+type (
+	// Tool describes one registered tool (pool.Tool). Build MCP tools with
+	// NewMCPTool and builtins with NewBuiltinTool.
+	Tool = pool.Tool
+	// Kind says where a tool comes from: Builtin or MCP.
+	Kind = pool.Kind
+	// Annotations are a tool's MCP annotations (pool.Annotations).
+	Annotations = pool.Annotations
+	// ToolDeclaration is one entry of tools[] (pool.Declaration).
+	ToolDeclaration = pool.Declaration
+	// Guidance is a system-prompt line keyed by tool name (pool.Guidance).
+	Guidance = pool.Guidance
+	// Assembly answers which tools a request declares, pools or leaves
+	// out (pool.Assembly).
+	Assembly = pool.Assembly
+
+	// Funnel is the host's one way of performing a tool call: permission
+	// check, PreToolUse hook, execution, PostToolUse hook (sandbox.Funnel).
+	Funnel = sandbox.Funnel
+	// FunnelFunc adapts a function to Funnel.
+	FunnelFunc = sandbox.FunnelFunc
+	// Call is one nested call as the funnel receives it.
+	Call = sandbox.Call
+	// Output is what a tool returned to the funnel.
+	Output = sandbox.Output
+	// Image is one image block of a tool's output.
+	Image = sandbox.Image
+	// Limits bound every run of a Session (sandbox.Options); zero fields
+	// take the defaults.
+	Limits = sandbox.Options
+	// Timings say where a run's time went: compiling, the script's own
+	// time, waiting for tools.
+	Timings = sandbox.Timings
+
+	// Message is one conversation message as the announcement decision
+	// reads it (announce.Message).
+	Message = announce.Message
+	// Announcement is an isMeta message to append to the conversation.
+	Announcement = announce.Announcement
+)
+
+// The kinds of Tool.
+const (
+	Builtin = pool.Builtin
+	MCP     = pool.MCP
+)
+
+// MCPPrefix starts the name of every MCP tool: mcp__<server>__<tool>.
+const MCPPrefix = pool.MCPPrefix
