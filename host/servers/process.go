@@ -1,0 +1,118 @@
+package servers
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/execlua/execlua/host/internal/proc"
+	"github.com/execlua/execlua/host/settings"
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// stopGrace is how long a server has to exit after its stdin closed
+// before its process group is killed.
+const stopGrace = 2 * time.Second
+
+// process is a stdio server's process. The host owns it, not the
+// transport, so that it learns at once when the server exits.
+type process struct {
+	cmd    *exec.Cmd
+	stdout *os.File // the host's end
+	stderr *tail
+	exited chan struct{}
+	err    error // the exit status, once exited is closed
+}
+
+// startProcess starts a stdio server and returns a transport over its
+// stdin and stdout. onExit is called once the process has exited.
+func startProcess(cfg settings.ServerConfig, cwd string, onExit func(error)) (*process, transport.Interface, error) {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cwd
+	if cfg.Cwd != "" {
+		cmd.Dir = cfg.Cwd
+	}
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	p := &process{cmd: cmd, stderr: &tail{}, exited: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	proc.Group(cmd)
+
+	// Pipes of our own rather than cmd's: Wait closes cmd's pipes, which
+	// must not race with the transport still reading.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, nil, err
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return p, nil, fmt.Errorf("could not start %q: %w", cfg.Command, err)
+	}
+	p.stdout = outR
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+		onExit(exitError(p.err))
+	}()
+	return p, transport.NewIO(outR, inW, nil), nil
+}
+
+// exitError says how a server's process ended.
+func exitError(err error) error {
+	if err == nil {
+		return fmt.Errorf("the server process exited")
+	}
+	return fmt.Errorf("the server process ended: %w", err)
+}
+
+// stderrTail returns the last lines the process wrote to stderr; "" for no
+// process.
+func (p *process) stderrTail() string {
+	if p == nil {
+		return ""
+	}
+	return p.stderr.String()
+}
+
+// stop waits a little for a process whose stdin was closed to exit, then
+// kills its process group.
+func (p *process) stop() {
+	if p == nil {
+		return
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(stopGrace):
+		_ = proc.Kill(p.cmd) // it may have exited meanwhile
+		<-p.exited
+	}
+	p.stdout.Close()
+}
+
+// exitStatus waits up to d for the process to exit and says how it ended,
+// or nil.
+func (p *process) exitStatus(d time.Duration) error {
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.exited:
+		return exitError(p.err)
+	case <-time.After(d):
+		return nil
+	}
+}
