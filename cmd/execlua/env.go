@@ -151,6 +151,16 @@ func (e *env) runExec(ctx context.Context, input json.RawMessage, opts *execlua.
 	return e.host.RunExec(ctx, e.session, input, opts)
 }
 
+// execAvailable says, as a configuration error, why Exec cannot run: no
+// server gave a tool, or the settings switch Exec off or deny it.
+func (e *env) execAvailable() error {
+	req := e.session.Request(nil)
+	if slices.ContainsFunc(req.Tools, func(d execlua.ToolDeclaration) bool { return d.Name == execlua.Name }) {
+		return nil
+	}
+	return usageErr("add servers with --mcp-config or --settings, or try --demo", "Exec is not available: %v", req.Assembly.Exec)
+}
+
 // tools are every tool the host has: builtins and connected MCP tools.
 func (e *env) tools() []execlua.Tool { return e.host.Tools() }
 

@@ -133,6 +133,9 @@ func searchAction(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
+	if err := env.execAvailable(); err != nil {
+		return err
+	}
 	// The search runs as a script would run it, so that the answer is
 	// exactly what tools.ToolSearch gives, validation included.
 	code := "return tools.ToolSearch{ query = " + render.Quote(c.Args().First())

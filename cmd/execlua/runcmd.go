@@ -108,6 +108,9 @@ func runAction(c *cli.Context) error {
 	}
 	defer env.close()
 
+	if err := env.execAvailable(); err != nil {
+		return err
+	}
 	live := newLiveSummary(c.App.ErrWriter)
 	input, _ := json.Marshal(map[string]string{"code": code})
 	res := env.runExec(c.Context, input, &execlua.RunOptions{
