@@ -2,6 +2,7 @@ package servers
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -38,37 +39,44 @@ func startProcess(cfg settings.ServerConfig, cwd string, onExit func(error)) (*p
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	p := &process{cmd: cmd, stderr: &tail{}, exited: make(chan struct{})}
-	cmd.Stderr = p.stderr
 	proc.Group(cmd)
 
-	// Pipes of our own rather than cmd's: Wait closes cmd's pipes, which
-	// must not race with the transport still reading.
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, err
+	// Pipes of our own rather than cmd's: Wait would close cmd's pipes
+	// under the transport still reading, and would wait for a stderr that
+	// a server's children may hold open long after it exited.
+	var pipes [6]*os.File // stdin r, w; stdout r, w; stderr r, w
+	for i := 0; i < len(pipes); i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(pipes[:i])
+			return nil, nil, err
+		}
+		pipes[i], pipes[i+1] = r, w
 	}
-	outR, outW, err := os.Pipe()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0], pipes[3], pipes[5]
+	err := cmd.Start()
+	closeAll([]*os.File{pipes[0], pipes[3], pipes[5]}) // the child's ends
 	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, nil, err
+		closeAll([]*os.File{pipes[1], pipes[2], pipes[4]})
+		return nil, nil, fmt.Errorf("could not start %q: %w", cfg.Command, err)
 	}
-	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return p, nil, fmt.Errorf("could not start %q: %w", cfg.Command, err)
-	}
-	p.stdout = outR
+	p.stdout = pipes[2]
+	go func() {
+		_, _ = io.Copy(p.stderr, pipes[4]) // ends when the last writer is gone
+		pipes[4].Close()
+	}()
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
 		onExit(exitError(p.err))
 	}()
-	return p, transport.NewIO(outR, inW, nil), nil
+	return p, transport.NewIO(pipes[2], pipes[1], nil), nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }
 
 // exitError says how a server's process ended.

@@ -104,7 +104,9 @@ func (c ServerConfig) Check() error {
 var ErrSyntax = errors.New("invalid settings JSON")
 
 // FileError is a settings or .mcp.json file that could not be read or
-// parsed; Line and Column (1-based) locate a parse error, 0 when unknown.
+// parsed; Line and Column (1-based, in bytes) locate a parse error: the
+// offending character of a syntax error, the end of a value of the wrong
+// type; 0 when unknown.
 type FileError struct {
 	Path         string
 	Line, Column int
@@ -165,7 +167,7 @@ func decode(path string, data []byte, v any) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		line, col := position(data, syntax.Offset)
+		line, col := position(data, syntax.Offset-1) // the offset is past the offending byte
 		return &FileError{Path: path, Line: line, Column: col, Err: fmt.Errorf("%w: %s", ErrSyntax, syntax.Error())}
 	case errors.As(err, &typ):
 		line, col := position(data, typ.Offset)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -23,7 +24,14 @@ type Options struct {
 	// OnError is called with a *FileError whenever a file fails to load;
 	// the file keeps its last good contents.
 	OnError func(error)
+	// Debounce is how long a watched file must stay quiet before it is
+	// read again, so that a file written in several steps is read once,
+	// whole (default 50 ms).
+	Debounce time.Duration
 }
+
+// DefaultDebounce is Options.Debounce's default.
+const DefaultDebounce = 50 * time.Millisecond
 
 // Store holds the last good contents of every settings file.
 type Store struct {
@@ -49,6 +57,9 @@ func Open(paths Paths, opts *Options) *Store {
 		s.opts = *opts
 	}
 	s.remote = s.opts.Remote
+	if s.opts.Debounce <= 0 {
+		s.opts.Debounce = DefaultDebounce
+	}
 	for _, p := range s.watched() {
 		s.load(p)
 	}
@@ -199,14 +210,26 @@ func (s *Store) Watch() error {
 }
 
 func (s *Store) watch(w *fsnotify.Watcher, byAbs map[string]string) {
+	timers := map[string]*time.Timer{}
+	defer func() {
+		for _, t := range timers {
+			t.Stop()
+		}
+	}()
 	for {
 		select {
 		case ev, ok := <-w.Events:
 			if !ok {
 				return
 			}
-			if p, ok := byAbs[ev.Name]; ok && !ev.Has(fsnotify.Chmod) {
-				s.Reload(p)
+			p, ok := byAbs[ev.Name]
+			if !ok || ev.Has(fsnotify.Chmod) {
+				continue
+			}
+			if t := timers[p]; t != nil {
+				t.Reset(s.opts.Debounce)
+			} else {
+				timers[p] = time.AfterFunc(s.opts.Debounce, func() { s.Reload(p) })
 			}
 		case _, ok := <-w.Errors:
 			if !ok {
