@@ -483,7 +483,8 @@ func TestSearch(t *testing.T) {
 func TestHelpHasAnExample(t *testing.T) {
 	for _, cmd := range []string{"run", "tools", "search", "types", "serve", "demo"} {
 		r := runCLI(t, "", "", cmd, "--help").want(t, exitOK)
-		if !strings.Contains(r.stdout, "Example:\n   execlua "+cmd) {
+		_, example, _ := strings.Cut(r.stdout, "Example:\n")
+		if !strings.HasPrefix(strings.TrimSpace(example), "execlua "+cmd) {
 			t.Errorf("%s --help has no example:\n%s", cmd, r.stdout)
 		}
 	}
