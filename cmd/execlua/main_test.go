@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/yuin/gopher-lua/parse"
 )
 
 // binary is the execlua binary TestMain builds once for every test.
@@ -425,7 +426,7 @@ func TestTools(t *testing.T) {
 		t.Errorf("keys (-want +got):\n%s", d)
 	}
 	var out struct {
-		Tools []map[string]json.RawMessage
+		Tools        []map[string]json.RawMessage
 		Announcement map[string]any
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
@@ -524,5 +525,41 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// The definition file is valid Lua (gopher-lua's parser reads it) and
+// declares every pool tool, ToolSearch, parallel and print.
+func TestTypes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mcpConfig(t, dir, "")
+	out := filepath.Join(dir, "tools.d.lua")
+	runCLI(t, dir, "", "types", "--demo", "--mcp-config", cfg, "-o", out).want(t, exitOK)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if _, err := parse.Parse(strings.NewReader(text), "tools.d.lua"); err != nil {
+		t.Fatalf("gopher-lua cannot parse the definitions: %v\n%s", err, text)
+	}
+	for _, want := range []string{
+		"---@meta\n",
+		"function tools.ToolSearch(args) end",
+		"function tools.parallel(...) end",
+		"function print(...) end",
+		"function tools.mcp__demo__echo(args) end",
+		"---@return mcp__demo__sleep.Result\nfunction tools.mcp__demo__sleep(args) end",
+		`tools["mcp__fix__get-item"] = function(args) end`,
+		"---Fetch an item by id.\n---@param args",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("definitions lack %q", want)
+		}
+	}
+	// Without -o the same text goes to stdout.
+	r := runCLI(t, dir, "", "types", "--demo", "--mcp-config", cfg).want(t, exitOK)
+	if r.stdout != text {
+		t.Error("types on stdout differs from types -o")
 	}
 }

@@ -123,7 +123,10 @@ func sameDeclaration(a, b execlua.ToolDeclaration) bool {
 }
 
 // conversation returns the calling session's conversation, starting it at
-// the session's first call.
+// the session's first call. A request with no session (protocol versions
+// from 2026-07-28 on are sessionless) is a conversation of its own that has
+// heard only the instructions: it is told of the pool whenever the pool
+// differs from them.
 func (s *Server) conversation(ctx context.Context) (*conversation, error) {
 	id := ""
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
@@ -142,7 +145,9 @@ func (s *Server) conversation(ctx context.Context) (*conversation, error) {
 	if s.intro != nil {
 		c.history = []execlua.Message{*s.intro}
 	}
-	s.convs[id] = c
+	if id != "" {
+		s.convs[id] = c
+	}
 	return c, nil
 }
 
@@ -166,7 +171,9 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	res := s.host.RunExec(ctx, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
+	run, stop := detach(ctx)
+	defer stop()
+	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
@@ -203,11 +210,26 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		if err != nil || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		out, err := s.host.Funnel().Call(ctx, execlua.Call{Name: name, Args: args})
+		call, stop := detach(ctx)
+		defer stop()
+		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}
 		return toResult(out), nil
+	}
+}
+
+// detach returns a context cancelled with ctx but carrying none of its
+// values: the host's own calls must not pass on this request's transport
+// data (mcp-go reads the caller's HTTP headers from the context, and an
+// in-process server would check them against its own call).
+func detach(ctx context.Context) (context.Context, func()) {
+	run, cancel := context.WithCancel(context.Background())
+	unhook := context.AfterFunc(ctx, cancel)
+	return run, func() {
+		unhook()
+		cancel()
 	}
 }
 
