@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -103,7 +104,8 @@ func openHost(c *cli.Context, setup hostSetup) (*env, error) {
 		return nil, usageErr("check the settings and the MCP configuration", "%v", err)
 	}
 	for _, r := range h.Reports() {
-		if r.Source == "settings" || r.Source == "permissions" {
+		var fileErr *settings.FileError
+		if errors.As(r.Err, &fileErr) || r.Source == "permissions" {
 			h.Close()
 			return nil, usageErr("fix the file named above; see 'execlua --help' for the flags that name files", "%v", r.Err)
 		}

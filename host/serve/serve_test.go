@@ -41,7 +41,9 @@ func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, chan
 	changed = make(chan struct{}, 16)
 	h, err := host.New(t.Context(), &host.Options{
 		InProcess: servers,
-		Prompter:  host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) { return host.AllowOnce, nil }),
+		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
+			return host.AllowOnce, nil
+		}),
 		OnChange: func() {
 			select {
 			case changed <- struct{}{}:
