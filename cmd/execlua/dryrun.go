@@ -62,9 +62,10 @@ func standIn(tool execlua.Tool) execlua.Output {
 const placeholderDepth = 8
 
 // placeholder builds the plainest value a JSON Schema allows: its const,
-// default or first enum value if it has one; else for an object every
-// declared property, an empty array, "", 0 or false by type; the first
-// alternative of anyOf or oneOf; nil for anything else ($ref included).
+// default or first enum value if it has one; else the first alternative of
+// anyOf or oneOf; else by its first non-null type, every declared property
+// of an object, an empty array, "", 0 or false; nil for anything else
+// ($ref included).
 func placeholder(schema any, depth int) any {
 	s, ok := schema.(map[string]any)
 	if !ok || depth > placeholderDepth {
@@ -84,8 +85,14 @@ func placeholder(schema any, depth int) any {
 		}
 	}
 	typ, _ := s["type"].(string)
-	if alts, ok := s["type"].([]any); ok && len(alts) > 0 {
-		typ, _ = alts[0].(string)
+	if alts, ok := s["type"].([]any); ok {
+		// The first type that is not null: a value beats nil to go on with.
+		for _, alt := range alts {
+			if name, _ := alt.(string); name != "null" {
+				typ = name
+				break
+			}
+		}
 	}
 	if props, ok := s["properties"].(map[string]any); ok && (typ == "" || typ == "object") {
 		obj := make(map[string]any, len(props))
