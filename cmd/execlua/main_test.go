@@ -282,10 +282,17 @@ func TestRunUnknownServer(t *testing.T) {
 
 func TestRunServerThatDoesNotStart(t *testing.T) {
 	dir := t.TempDir()
-	cfg := write(t, dir, ".mcp.json", `{"mcpServers":{"broken":{"type":"http","url":"http://127.0.0.1:1/mcp"}}}`)
-	r := runCLI(t, dir, `return 1`, "run", "--demo", "--mcp-config", cfg, "-").want(t, exitOK)
-	if !strings.Contains(r.stderr, "warning") || !strings.Contains(r.stderr, "broken") {
-		t.Errorf("stderr = %q, want a warning naming the server", r.stderr)
+	cfg := write(t, dir, ".mcp.json", `{"mcpServers":{
+		"broken": {"command": "sh", "args": ["-c", "echo no API token set >&2; exit 3"]},
+		"gone": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`)
+	r := runCLI(t, dir, `return tools.mcp__demo__echo{ up = true }`, "run", "--demo", "--yes", "--mcp-config", cfg, "-").want(t, exitOK)
+	for _, want := range []string{"warning: mcp: server broken", "    no API token set\n", "warning: mcp: server gone"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if r.stdout != `{"up":true}`+"\n" {
+		t.Errorf("stdout = %q", r.stdout)
 	}
 }
 
@@ -384,11 +391,23 @@ func TestDryRun(t *testing.T) {
 	}
 }
 
-// A dry run still asks permission: a refused call stays refused.
-func TestDryRunKeepsPermissions(t *testing.T) {
+// A dry run still asks permission and runs the hooks: a refused or
+// blocked call stays refused (PERM-4, HOOK-2).
+func TestDryRunKeepsPermissionsAndHooks(t *testing.T) {
 	r := runCLI(t, "", `return tools.mcp__notes__add_note{ title = "x" }`, "run", "--demo", "--dry-run", "-").want(t, exitFailed)
 	if !strings.Contains(r.stdout, "refused permission") {
 		t.Errorf("stdout = %q", r.stdout)
+	}
+	dir := t.TempDir()
+	settings := write(t, dir, "settings.json", `{"hooks":{"PreToolUse":[{"matcher":"mcp__notes__add_note",
+		"hooks":[{"type":"command","command":"echo no new notes today >&2; exit 2"}]}]}}`)
+	r = runCLI(t, dir, `local ok, err = pcall(tools.mcp__notes__add_note, { title = "x" }) return err`,
+		"run", "--demo", "--yes", "--dry-run", "--settings", settings, "-").want(t, exitOK)
+	if !strings.Contains(r.stdout, "PreToolUse:mcp__notes__add_note hook error") || !strings.Contains(r.stdout, "no new notes today") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "dry run: 0 calls would have changed something:") {
+		t.Errorf("stderr = %q", r.stderr)
 	}
 }
 
