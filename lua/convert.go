@@ -54,7 +54,7 @@ type encoder struct {
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
 	e := &encoder{L: L, strict: true, maxBytes: maxBytes}
-	var root any
+	var root *schemaNode
 	if schema != nil {
 		root = schema.root
 	}
@@ -88,7 +88,7 @@ func (e *encoder) placeholder(path, what string) error {
 	return nil
 }
 
-func (e *encoder) encode(v glua.LValue, schema *Schema, node any, path string, depth int) error {
+func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path string, depth int) error {
 	e.nodes++
 	if e.nodes%4096 == 0 {
 		checkStop(e.L)
@@ -136,7 +136,7 @@ func (e *encoder) number(f float64, path string) error {
 	return nil
 }
 
-func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, depth int) error {
+func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path string, depth int) error {
 	if e.strict && t.Metatable != glua.LNil {
 		return e.fail(path, "has a metatable; %s", ErrNotData)
 	}

@@ -1,4 +1,4 @@
-package render
+package jsonschema
 
 import (
 	"strconv"
@@ -7,67 +7,84 @@ import (
 	"unicode/utf8"
 )
 
-// value is a parsed JSON value that keeps object members in document order:
-// a schema's property order is the author's and must survive into the
+// Value is a parsed JSON value that keeps object members in document order:
+// a schema's property order is the author's and must survive into a
 // signature, which encoding/json's maps would lose. Parsing by hand is also
 // what keeps one wide schema well under the render budget.
-type value struct {
-	kind byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null
-	b    bool
-	str  string
-	// obj holds an object's members, or an array's elements with empty
+type Value struct {
+	// Kind is 'o' object, 'a' array, 's' string, 'n' number, 'b' bool or
+	// 'z' null.
+	Kind byte
+	Bool bool
+	// Str is a string's contents or a number's text.
+	Str string
+	// Members holds an object's members, or an array's elements with empty
 	// keys: one slice for both keeps values small.
-	obj []member
+	Members []Member
 }
 
-type member struct {
-	key string
-	val *value
+// Member is one member of an object (or element of an array).
+type Member struct {
+	Key   string
+	Value *Value
 }
 
-// get returns the member named key (the last one, as encoding/json would),
+// Get returns the member named key (the last one, as encoding/json would),
 // or nil when v is not an object or has no such member.
-func (v *value) get(key string) *value {
-	if v == nil || v.kind != 'o' {
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != 'o' {
 		return nil
 	}
-	for i := len(v.obj) - 1; i >= 0; i-- {
-		if v.obj[i].key == key {
-			return v.obj[i].val
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		if v.Members[i].Key == key {
+			return v.Members[i].Value
 		}
 	}
 	return nil
 }
 
-func (v *value) isObject() bool { return v != nil && v.kind == 'o' }
+// Entries returns an object's members or an array's elements; nil for
+// anything else, nil included.
+func (v *Value) Entries() []Member {
+	if v == nil {
+		return nil
+	}
+	return v.Members
+}
 
-// text returns a string member's contents, or "" if it is missing or not a
+// IsObject reports whether v is a JSON object.
+func (v *Value) IsObject() bool { return v != nil && v.Kind == 'o' }
+
+// IsArray reports whether v is a JSON array.
+func (v *Value) IsArray() bool { return v != nil && v.Kind == 'a' }
+
+// Text returns a string member's contents, or "" if it is missing or not a
 // string.
-func (v *value) text(key string) string {
-	if m := v.get(key); m != nil && m.kind == 's' {
-		return m.str
+func (v *Value) Text(key string) string {
+	if m := v.Get(key); m != nil && m.Kind == 's' {
+		return m.Str
 	}
 	return ""
 }
 
-// maxNesting bounds parser recursion the way encoding/json does.
-const maxNesting = 10000
+// MaxNesting bounds parser recursion the way encoding/json does.
+const MaxNesting = 10000
 
 type parser struct {
 	s     string
 	pos   int
 	depth int
-	slab  []value // values are carved from here: one allocation for many
+	slab  []Value // values are carved from here: one allocation for many
 	// Members and elements collect here and are copied out once, into
 	// mslab, when their object or array ends.
-	members []member
-	mslab   []member
+	members []Member
+	mslab   []Member
 	buf     []byte // scratch for strings with escapes
 }
 
-func (p *parser) alloc(v value) *value {
+func (p *parser) alloc(v Value) *Value {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]value, 0, 64)
+		p.slab = make([]Value, 0, 64)
 	}
 	p.slab = append(p.slab, v)
 	return &p.slab[len(p.slab)-1]
@@ -76,13 +93,13 @@ func (p *parser) alloc(v value) *value {
 // finish copies the members collected since mark into the member slab and
 // returns them, capacity capped so that no later append can reach a
 // neighbour's.
-func (p *parser) finish(mark int) []member {
+func (p *parser) finish(mark int) []Member {
 	n := len(p.members) - mark
 	if n == 0 {
 		return nil
 	}
 	if cap(p.mslab)-len(p.mslab) < n {
-		p.mslab = make([]member, 0, max(n, 64))
+		p.mslab = make([]Member, 0, max(n, 64))
 	}
 	start := len(p.mslab)
 	p.mslab = append(p.mslab, p.members[mark:]...)
@@ -90,14 +107,14 @@ func (p *parser) finish(mark int) []member {
 	return p.mslab[start:len(p.mslab):len(p.mslab)]
 }
 
-// parseJSON parses one JSON document.
-func parseJSON(s string) (*value, error) {
+// ParseJSON parses one JSON document.
+func ParseJSON(s string) (*Value, error) {
 	// Every value but the first follows a ':' or a ',' (or opens an
 	// array). Descriptions hold many of those characters too, so about
 	// half the count is a fair first guess at how many values there are.
 	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 16
 	n = min(n, 4096)
-	p := &parser{s: s, slab: make([]value, 0, n), mslab: make([]member, 0, n)}
+	p := &parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n)}
 	p.space()
 	v, err := p.value()
 	if err != nil {
@@ -111,16 +128,16 @@ func parseJSON(s string) (*value, error) {
 }
 
 func (p *parser) fail(msg string) error {
-	return &syntaxError{Offset: p.pos, msg: msg}
+	return &SyntaxError{Offset: p.pos, msg: msg}
 }
 
-// syntaxError reports where a schema stops being JSON.
-type syntaxError struct {
+// SyntaxError reports where a document stops being JSON.
+type SyntaxError struct {
 	Offset int
 	msg    string
 }
 
-func (e *syntaxError) Error() string {
+func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.msg
 }
 
@@ -135,7 +152,7 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) value() (*value, error) {
+func (p *parser) value() (*Value, error) {
 	if p.pos >= len(p.s) {
 		return nil, p.fail("unexpected end of input")
 	}
@@ -149,18 +166,18 @@ func (p *parser) value() (*value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return p.alloc(value{kind: 's', str: s}), nil
+		return p.alloc(Value{Kind: 's', Str: s}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case strings.HasPrefix(p.s[p.pos:], "true"):
 		p.pos += 4
-		return p.alloc(value{kind: 'b', b: true}), nil
+		return p.alloc(Value{Kind: 'b', Bool: true}), nil
 	case strings.HasPrefix(p.s[p.pos:], "false"):
 		p.pos += 5
-		return p.alloc(value{kind: 'b'}), nil
+		return p.alloc(Value{Kind: 'b'}), nil
 	case strings.HasPrefix(p.s[p.pos:], "null"):
 		p.pos += 4
-		return p.alloc(value{kind: 'z'}), nil
+		return p.alloc(Value{Kind: 'z'}), nil
 	default:
 		return nil, p.fail("unexpected character " + strconv.QuoteRune(rune(c)))
 	}
@@ -168,7 +185,7 @@ func (p *parser) value() (*value, error) {
 
 func (p *parser) enter() error {
 	p.depth++
-	if p.depth > maxNesting {
+	if p.depth > MaxNesting {
 		return p.fail("nesting too deep")
 	}
 	return nil
@@ -176,7 +193,7 @@ func (p *parser) enter() error {
 
 // container parses an object ('{', kind 'o') or an array ('[', kind 'a')
 // from its opening bracket; array elements get empty keys.
-func (p *parser) container(kind, closer byte) (*value, error) {
+func (p *parser) container(kind, closer byte) (*Value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
@@ -185,7 +202,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 		what = "an object"
 	}
 	p.pos++
-	v := p.alloc(value{kind: kind})
+	v := p.alloc(Value{Kind: kind})
 	mark := len(p.members)
 	p.space()
 	if p.pos < len(p.s) && p.s[p.pos] == closer {
@@ -215,7 +232,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.members = append(p.members, member{k, m})
+		p.members = append(p.members, Member{k, m})
 		p.space()
 		if p.pos >= len(p.s) {
 			return nil, p.fail("unexpected end of input in " + what)
@@ -226,7 +243,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 		case closer:
 			p.pos++
 			p.depth--
-			v.obj = p.finish(mark)
+			v.Members = p.finish(mark)
 			return v, nil
 		default:
 			return nil, p.fail("expected ',' or '" + string(closer) + "' in " + what)
@@ -234,7 +251,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 	}
 }
 
-func (p *parser) number() (*value, error) {
+func (p *parser) number() (*Value, error) {
 	start := p.pos
 	if p.s[p.pos] == '-' {
 		p.pos++
@@ -260,7 +277,7 @@ func (p *parser) number() (*value, error) {
 			return nil, p.fail("invalid number")
 		}
 	}
-	return p.alloc(value{kind: 'n', str: p.s[start:p.pos]}), nil
+	return p.alloc(Value{Kind: 'n', Str: p.s[start:p.pos]}), nil
 }
 
 func (p *parser) digits() int {
