@@ -12,6 +12,8 @@ import (
 
 	"github.com/execlua/execlua/lua"
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/execlua/execlua/internal/toolname"
 )
 
 // Call is one nested call as the host's funnel receives it.
@@ -64,7 +66,7 @@ type Tool struct {
 }
 
 // SearchName is the fixed entry of the tools table that ToolSearch answers.
-const SearchName = "ToolSearch"
+const SearchName = toolname.ToolSearch
 
 // Request is one script and what it may reach.
 type Request struct {
