@@ -72,7 +72,7 @@ func Description() string { return description() }
 
 // Declaration returns Exec's entry of tools[]. Every call returns the same
 // bytes.
-func Declaration() pool.Declaration {
+func Declaration() ToolDeclaration {
 	return pool.Declaration{Name: Name, Description: Description(), InputSchema: json.RawMessage(InputSchema)}
 }
 
