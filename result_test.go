@@ -75,8 +75,8 @@ func TestRunOptions(t *testing.T) {
 		{&RunOptions{MaxCalls: 1}, 30 * time.Millisecond},
 	} {
 		res := s.Run(t.Context(), input(loop), tc.opts)
-		var be *sandbox.BudgetError
-		if !errors.As(res.Err, &be) || be.Budget != tc.want {
+		var be *BudgetError // the root's own names suffice to read the error
+		if !errors.As(res.Err, &be) || be.Budget != tc.want || !errors.Is(res.Err, ErrBudgetExceeded) {
 			t.Errorf("%+v: got %v, want a budget of %v", tc.opts, res.Err, tc.want)
 		}
 	}
