@@ -28,6 +28,7 @@ func TestResultParts(t *testing.T) {
 		{"several", `return 1, "two", { 3 }`, nil, `[1,"two",[3]]`, true},
 		{"nil", `return nil`, nil, `null`, true},
 		{"nothing", `print("only")`, []string{"only"}, ``, false},
+		{"blank and leading newlines", `print("\nx"); print(""); print("\n")`, []string{"\nx", "", "\n"}, ``, false},
 	} {
 		res := run(s, tc.code)
 		if res.IsError {
@@ -47,12 +48,16 @@ func TestResultParts(t *testing.T) {
 // model's text is cut.
 func TestResultPartsLimits(t *testing.T) {
 	s := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxResultChars: 5, MaxLogChars: 8}})
-	res := run(s, `print("12345"); print("67890"); return string.rep("x", 20)`)
+	res := run(s, `print("12345"); print("67890"); print("cut"); return string.rep("x", 20)`)
 	if diff := cmp.Diff([]string{"12345", "67"}, res.Printed); diff != "" {
 		t.Errorf("printed lines follow the log limit (-want +got):\n%s", diff)
 	}
 	if want := `"` + strings.Repeat("x", 20) + `"`; string(res.Value) != want {
 		t.Errorf("value %s, want %s", res.Value, want)
+	}
+	edge := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxLogChars: 6}})
+	if got := run(edge, `print("12345"); print("x")`).Printed; !cmp.Equal(got, []string{"12345"}) {
+		t.Errorf("a line of which only the separator fits is not a printed line: %q", got)
 	}
 	failed := run(s, `print("kept"); error("boom")`)
 	if !failed.IsError || !cmp.Equal(failed.Printed, []string{"kept"}) || failed.HasValue {

@@ -342,19 +342,23 @@ func (r *run) result() (string, json.RawMessage, bool) {
 // print collects one printed line; the newline between lines counts as a
 // character of the log.
 func (r *run) print(line string) {
+	sep := ""
 	if r.printed > 0 {
-		line = "\n" + line
+		sep = "\n"
 	}
 	r.printed++
-	n := utf8.RuneCountInString(line)
+	full := sep + line
+	n := utf8.RuneCountInString(full)
 	room := r.opts.MaxLogChars - r.logChars
 	r.logChars += n
 	if room <= 0 {
 		return
 	}
-	cut := cutRunes(line, room)
+	cut := cutRunes(full, room)
 	r.log.WriteString(cut)
-	r.lines = append(r.lines, strings.TrimPrefix(cut, "\n"))
+	if len(cut) > len(sep) || len(cut) == len(full) { // some of the line was kept
+		r.lines = append(r.lines, cut[len(sep):])
+	}
 }
 
 // cutRunes returns the first n characters of s.
