@@ -44,16 +44,25 @@ func TestResultParts(t *testing.T) {
 	}
 }
 
-// A failed run keeps its printed lines; the value is uncut even when the
-// model's text is cut.
+// Printed lines follow the log limit, and a failed run keeps them; a value
+// cut at the result limit is not offered as JSON.
 func TestResultPartsLimits(t *testing.T) {
 	s := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxResultChars: 5, MaxLogChars: 8}})
 	res := run(s, `print("12345"); print("67890"); print("cut"); return string.rep("x", 20)`)
 	if diff := cmp.Diff([]string{"12345", "67"}, res.Printed); diff != "" {
 		t.Errorf("printed lines follow the log limit (-want +got):\n%s", diff)
 	}
-	if want := `"` + strings.Repeat("x", 20) + `"`; string(res.Value) != want {
-		t.Errorf("value %s, want %s", res.Value, want)
+	if res.Value != nil || !res.HasValue {
+		t.Errorf("cut value: %s (has %v), want nil (has true)", res.Value, res.HasValue)
+	}
+	for code, want := range map[string]string{`return "ab\n"`: `"ab\n"`, `return {1}`: `[1]`, `return { 12345 }`: ``} {
+		if got := run(s, code); string(got.Value) != want || !got.HasValue {
+			t.Errorf("%s: value %s (has %v), want %s", code, got.Value, got.HasValue, want)
+		}
+	}
+	capped := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxStringBytes: 64}})
+	if got := run(capped, `local t = {} for i = 1, 50 do t[i] = "abcdefgh" end return t`); got.Value != nil || !got.HasValue {
+		t.Errorf("a value cut by the string limit: %s (has %v)", got.Value, got.HasValue)
 	}
 	edge := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxLogChars: 6}})
 	if got := run(edge, `print("12345"); print("x")`).Printed; !cmp.Equal(got, []string{"12345"}) {

@@ -95,10 +95,9 @@ type Outcome struct {
 	Result      string
 	HasResult   bool
 	ResultChars int
-	// Value is the return value as JSON, uncut: a string as a JSON
-	// string, several values as an array. Nil when the script returned
-	// nothing or the value outgrew MaxStringBytes.
-	Value json.RawMessage
+	// StringResult says the script returned one string, which Result
+	// holds verbatim; any other Result is JSON.
+	StringResult bool
 	// Log is what the script printed, one line per print, cut at
 	// MaxLogChars; LogChars is how many characters were printed in all.
 	// Lines holds the same text line by line.
@@ -308,35 +307,41 @@ func (r *run) outcome(err error) Outcome {
 		out.Timings.Script = r.opts.Budget - r.clock.remaining
 	}
 	if err == nil && r.st != nil {
-		out.Result, out.Value, out.HasResult = r.result()
+		out.Result, out.HasResult = r.result()
+		out.StringResult = r.stringResult()
 		out.ResultChars = utf8.RuneCountInString(out.Result)
 		out.Result = cutRunes(out.Result, r.opts.MaxResultChars)
 	}
 	return out
 }
 
-// result renders what the script returned, for the model and as JSON.
-func (r *run) result() (string, json.RawMessage, bool) {
+// result renders what the script returned.
+func (r *run) result() (string, bool) {
 	values, returned := r.st.Results()
 	if !returned || len(values) == 0 {
-		return "", nil, false
+		return "", false
+	}
+	if len(values) == 1 {
+		if s, ok := values[0].(glua.LString); ok {
+			return string(s), true
+		}
+		return r.st.Render(values[0]), true
 	}
 	parts := make([]string, len(values))
 	for i, v := range values {
 		parts[i] = r.st.Render(v)
 	}
-	value := parts[0]
-	if len(values) > 1 {
-		value = "[" + strings.Join(parts, ",") + "]"
+	return "[" + strings.Join(parts, ",") + "]", true
+}
+
+// stringResult reports whether the script returned exactly one string.
+func (r *run) stringResult() bool {
+	values, _ := r.st.Results()
+	if len(values) != 1 {
+		return false
 	}
-	var raw json.RawMessage
-	if json.Valid([]byte(value)) { // not when Render hit the size cap
-		raw = json.RawMessage(value)
-	}
-	if s, ok := values[0].(glua.LString); ok && len(values) == 1 {
-		return string(s), raw, true
-	}
-	return value, raw, true
+	_, ok := values[0].(glua.LString)
+	return ok
 }
 
 // print collects one printed line; the newline between lines counts as a
