@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
 
 	glua "github.com/yuin/gopher-lua"
@@ -23,8 +22,14 @@ type Options struct {
 	// a whole thread state (about 10 KB), so this bounds what a script can
 	// hold on to.
 	MaxCoroutines int
-	// Print receives each line the script prints. Nil discards them.
-	Print func(line string)
+	// Print receives each line the script prints, cut at PrintRoom
+	// characters, and the line's full length in characters. Nil discards
+	// them.
+	Print func(line string, chars int)
+	// PrintRoom, when set, says how many more characters of printed text
+	// are worth keeping: print builds no more of a line than that and only
+	// counts the rest. Nil keeps MaxStringBytes characters of a line.
+	PrintRoom func() int
 	// OnCrash is called once when a Go function of the environment panics;
 	// the sandbox uses it to stop the run and throw the state away.
 	OnCrash func(err error)
@@ -377,19 +382,28 @@ func where(L *glua.LState, level int) string {
 // print writes one line: its arguments as tostring shows them, joined by
 // tabs, except that tables are shown as compact JSON (the contract's
 // rendering, which invokes no metamethod) rather than as "table: 0x...".
+// Only what fits the log's room is built; the rest is counted.
 func (s *State) print(L *glua.LState) int {
-	n := L.GetTop()
-	parts := make([]string, n)
-	for i := 1; i <= n; i++ {
+	keep := s.opts.MaxStringBytes
+	if s.opts.PrintRoom != nil {
+		keep = s.opts.PrintRoom()
+	}
+	e := s.lenient(keep)
+	for i := 1; i <= L.GetTop(); i++ {
+		if i > 1 {
+			e.buf.WriteByte('\t')
+		}
 		v := L.Get(i)
-		if t, ok := v.(*glua.LTable); ok {
-			parts[i-1] = s.Render(t)
+		if _, ok := v.(*glua.LTable); ok {
+			if err := e.encode(v, nil, nil, "", 0); err != nil {
+				L.RaiseError("%s", err.Error())
+			}
 			continue
 		}
-		parts[i-1] = s.tostringValue(L, v)
+		e.buf.WriteString(s.tostringValue(L, v))
 	}
 	if s.opts.Print != nil {
-		s.opts.Print(strings.Join(parts, "\t"))
+		s.opts.Print(e.buf.buf.String(), e.buf.chars)
 	}
 	return 0
 }

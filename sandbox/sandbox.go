@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/execlua/execlua/lua"
 	glua "github.com/yuin/gopher-lua"
@@ -171,6 +170,7 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 		MaxStringBytes: r.opts.MaxStringBytes,
 		MaxCoroutines:  r.opts.MaxCoroutines,
 		Print:          r.print,
+		PrintRoom:      r.printRoom,
 		OnCrash:        func(err error) { r.stop(fmt.Errorf("%w: %w", ErrCrashed, err)) },
 	})
 	defer r.st.Close()
@@ -191,12 +191,13 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 }
 
 // drive resumes the script until it ends. Each yield that carries tool
-// calls is answered by performing them with the clock stopped.
+// calls is answered by performing them with the clock stopped. The clock
+// is left running when the script ends: turning its error or its result
+// into text is the script's time too.
 func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) error {
 	for {
 		r.clock.start()
 		state, err, values := r.st.L.Resume(th, fn, args...)
-		r.clock.pause()
 		switch state {
 		case glua.ResumeOK:
 			// The script finished; a budget or cancellation that lands
@@ -211,6 +212,7 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 			}
 			return r.scriptError(err)
 		}
+		r.clock.pause()
 		args = nil
 		if len(values) > 0 && values[0] == r.st.Mark() {
 			ids := make([]int, 0, len(values)-1)
@@ -256,8 +258,8 @@ func (r *run) scriptError(err error) error {
 			msg = string(s)
 		} else if apiErr.Object == glua.LNil {
 			msg = "nil"
-		} else {
-			msg = r.st.Render(apiErr.Object)
+		} else if msg, err = r.st.Render(apiErr.Object, r.opts.MaxResultChars); err != nil {
+			return r.stopReason()
 		}
 	}
 	se := &ScriptError{Message: r.script.Explain(msg)}
@@ -271,7 +273,14 @@ func (r *run) scriptError(err error) error {
 }
 
 func (r *run) outcome(err error) Outcome {
-	out := Outcome{
+	if err == nil && r.st != nil {
+		var out Outcome
+		if err = r.result(&out); err == nil {
+			out.Log, out.LogChars, out.Calls, out.Images, out.DroppedImages = r.log.String(), r.logChars, r.calls, r.images, r.dropped
+			return out
+		}
+	}
+	return Outcome{
 		Log:           r.log.String(),
 		LogChars:      r.logChars,
 		Calls:         r.calls,
@@ -279,60 +288,46 @@ func (r *run) outcome(err error) Outcome {
 		DroppedImages: r.dropped,
 		Err:           err,
 	}
-	if err == nil && r.st != nil {
-		out.Result, out.HasResult = r.result()
-		out.ResultChars = utf8.RuneCountInString(out.Result)
-		out.Result = cutRunes(out.Result, r.opts.MaxResultChars)
-	}
-	return out
 }
 
-// result renders what the script returned.
-func (r *run) result() (string, bool) {
+// result renders what the script returned, cut at MaxResultChars and
+// counted in full, under the budget clock and the run's cancellation.
+func (r *run) result(out *Outcome) error {
 	values, returned := r.st.Results()
 	if !returned || len(values) == 0 {
-		return "", false
+		return nil
 	}
-	if len(values) == 1 {
-		if s, ok := values[0].(glua.LString); ok {
-			return string(s), true
-		}
-		return r.st.Render(values[0]), true
+	text, chars, err := r.st.RenderResult(values, r.opts.MaxResultChars)
+	if err != nil {
+		return r.stopReason()
 	}
-	parts := make([]string, len(values))
-	for i, v := range values {
-		parts[i] = r.st.Render(v)
-	}
-	return "[" + strings.Join(parts, ",") + "]", true
+	out.Result, out.ResultChars, out.HasResult = text, chars, true
+	return nil
 }
 
-// print collects one printed line; the newline between lines counts as a
-// character of the log.
-func (r *run) print(line string) {
+// printRoom is how many characters of the next printed line the log can
+// still keep.
+func (r *run) printRoom() int {
+	room := r.opts.MaxLogChars - r.logChars
 	if r.printed > 0 {
-		line = "\n" + line
+		room-- // the newline
+	}
+	return max(room, 0)
+}
+
+// print collects one printed line, already cut to printRoom; the newline
+// between lines counts as a character of the log.
+func (r *run) print(line string, chars int) {
+	room := r.printRoom()
+	if r.printed > 0 {
+		chars++
+		if r.logChars < r.opts.MaxLogChars {
+			r.log.WriteByte('\n')
+		}
 	}
 	r.printed++
-	n := utf8.RuneCountInString(line)
-	room := r.opts.MaxLogChars - r.logChars
-	r.logChars += n
-	if room <= 0 {
-		return
+	r.logChars += chars
+	if room > 0 {
+		r.log.WriteString(line)
 	}
-	r.log.WriteString(cutRunes(line, room))
-}
-
-// cutRunes returns the first n characters of s.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }
