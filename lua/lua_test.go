@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -356,6 +358,55 @@ func TestExplainCalls(t *testing.T) {
 	} {
 		if got := script.Explain(msg); got != want {
 			t.Errorf("Explain(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// allocated is how many bytes the process has allocated so far.
+func allocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// Class 2: builtins check the size of what one step would build before
+// building it; ranges that overflow are refused, not looped over.
+func TestSingleStepsAreBounded(t *testing.T) {
+	for expr, want := range map[string]string{
+		`string.gsub(("x"):rep(2^20), ".+", ("%0"):rep(1000))`:  "resulting string too large",
+		`string.gsub(("x"):rep(2^20), "(.+)", ("%1"):rep(100))`: "resulting string too large",
+		`unpack({}, 0/0)`:                         "no integer representation",
+		`unpack({}, 1, 0/0)`:                      "no integer representation",
+		`unpack({}, -2^62, 2^62)`:                 "too many results",
+		`unpack({}, -2^63, 2^63)`:                 "too many results",
+		`table.unpack({1}, 2^62, -2^62)`:          "",
+		`table.insert({}, 2^26 - 1, true)`:        "position out of bounds",
+		`table.insert({}, 0/0, true)`:             "no integer representation",
+		`table.insert({1}, 3, true)`:              "position out of bounds",
+		`rawset({}, 2^26 - 1, true)`:              "this far past",
+		`rawset({}, 0/0, true)`:                   "NaN",
+		`select("#", table.insert({1, 2}, 1, 0))`: "",
+	} {
+		runtime.GC()
+		before := allocated()
+		_, err := eval(t, expr)
+		if built := allocated() - before; built > 16<<20 {
+			t.Errorf("%s allocated %d MiB", expr, built>>20)
+		}
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", expr, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: err = %v, want %q", expr, err, want)
+		}
+	}
+	for expr, want := range map[string]string{
+		`(function() local t = {1, 2} table.insert(t, 1, 0) table.insert(t, 4, 3) return t end)()`: "[0,1,2,3]",
+		`rawset({}, 3, "x")[3]`:  `"x"`,
+		`unpack({1, 2, 3}, 2.7)`: "2 3",
+	} {
+		if got, err := eval(t, expr); err != nil || got != want {
+			t.Errorf("%s = %s, %v; want %s", expr, got, err, want)
 		}
 	}
 }
