@@ -6,6 +6,7 @@ import (
 	"errors"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -407,6 +408,50 @@ func TestSingleStepsAreBounded(t *testing.T) {
 	} {
 		if got, err := eval(t, expr); err != nil || got != want {
 			t.Errorf("%s = %s, %v; want %s", expr, got, err, want)
+		}
+	}
+}
+
+// repeated is prefix, then body(i) for i = 0, 1, ... until size bytes, then
+// suffix.
+func repeated(prefix string, size int, body func(i int) string, suffix string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(body(i))
+	}
+	b.WriteString(suffix)
+	return b.String()
+}
+
+// Class 3: sources that would keep gopher-lua's compiler busy for seconds
+// are refused by cheap measures, with a message saying which.
+func TestCompileLimits(t *testing.T) {
+	const size = 250 << 10
+	itoa := strconv.Itoa
+	for name, c := range map[string]struct{ src, want string }{
+		"constants":      {repeated("local t = {", size, func(i int) string { return itoa(i) + "," }, "}"), "script:1: a function uses more than 10000 distinct constants"},
+		"globals":        {repeated("", size, func(i int) string { return "x" + itoa(i) + " = 1\n" }, ""), "distinct constants"},
+		"strings":        {repeated("", size, func(i int) string { return "local _ = '" + itoa(i) + "'\n" }, ""), "distinct constants"},
+		"calls_one_line": {repeated("", size/3, func(i int) string { return "f" + itoa(i%9000) + "() " }, ""), ""},
+		"nested_blocks":  {strings.Repeat("do ", 20000) + strings.Repeat("end ", 20000), "script:1: the script nests blocks, functions or expressions more than 200 levels deep"},
+		"nested_ifs":     {strings.Repeat("if x then ", 20000) + strings.Repeat("end ", 20000), "more than 200 levels"},
+		"nested_funcs":   {"return " + strings.Repeat("function() return ", 20000) + "1" + strings.Repeat(" end", 20000), "more than 200 levels"},
+		"nested_tables":  {"return " + strings.Repeat("{", 20000) + strings.Repeat("}", 20000), "more than 200 levels"},
+		"nested_powers":  {"return 2" + strings.Repeat("^2", 20000), "more than 200 levels"},
+		"long_sum":       {"return 1" + strings.Repeat(" + 1", 20000), ""},
+		"long_elseif":    {"if x then" + strings.Repeat(" elseif x then", 2000) + " end", ""},
+	} {
+		start := time.Now()
+		_, err := Compile(c.src)
+		if elapsed := time.Since(start); elapsed > time.Second {
+			t.Errorf("%s: compiling took %v", name, elapsed)
+		}
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: err = %v, want %q", name, err, c.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 )
@@ -126,7 +127,38 @@ func TestCancelWhileRendering(t *testing.T) {
 	if !errors.Is(out.Err, ErrCanceled) {
 		t.Fatalf("err = %v, want cancelled", out.Err)
 	}
-	if late := time.Since(canceledAt); late > 50*time.Millisecond {
+	if late := time.Since(canceledAt); late > stopSlack {
+		t.Errorf("returned %v after the cancellation", late)
+	}
+}
+
+// slowToParse is a source of 256 KiB that gopher-lua's parser takes a
+// good fraction of a second to reject.
+var slowToParse = "return " + strings.Repeat("{", DefaultMaxScriptBytes-8)
+
+// Class 3: compiling is on the budget clock.
+func TestCompileIsOnTheBudget(t *testing.T) {
+	start := time.Now()
+	out := runScript(t, newFunnel(nil), slowToParse, &Options{Budget: 20 * time.Millisecond})
+	if !errors.Is(out.Err, ErrBudgetExceeded) {
+		t.Fatalf("err = %v, want the budget", out.Err)
+	}
+	if elapsed := time.Since(start); elapsed > 20*time.Millisecond+stopSlack {
+		t.Errorf("ended after %v", elapsed)
+	}
+}
+
+// Class 3 and 4: cancelling a run while it compiles ends it at once, as
+// cancelled.
+func TestCancelWhileCompiling(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var canceledAt time.Time
+	time.AfterFunc(10*time.Millisecond, func() { canceledAt = time.Now(); cancel() })
+	out := Run(ctx, newFunnel(nil).request(slowToParse), nil)
+	if !errors.Is(out.Err, ErrCanceled) {
+		t.Fatalf("err = %v, want cancelled", out.Err)
+	}
+	if late := time.Since(canceledAt); late > stopSlack {
 		t.Errorf("returned %v after the cancellation", late)
 	}
 }

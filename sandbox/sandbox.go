@@ -147,10 +147,6 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	if len(req.Code) > r.opts.MaxScriptBytes {
 		return r.outcome(&ScriptError{Message: fmt.Sprintf("the script is %d bytes; the limit is %d", len(req.Code), r.opts.MaxScriptBytes)})
 	}
-	script, err := lua.Compile(req.Code)
-	if err != nil {
-		return r.outcome(&ScriptError{Message: err.Error()})
-	}
 	if req.Funnel == nil {
 		r.req.Funnel = FunnelFunc(func(context.Context, Call) (Output, error) { return Output{}, ErrNoFunnel })
 	}
@@ -165,6 +161,11 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
 	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
 	defer r.clock.pause()
+	r.clock.start()
+	script, err := r.compile(req.Code)
+	if err != nil {
+		return r.outcome(err)
+	}
 
 	r.st = lua.New(&lua.Options{
 		MaxStringBytes: r.opts.MaxStringBytes,
@@ -188,6 +189,36 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	th, _ := r.st.L.NewThread()
 	r.st.SetMain(th)
 	return r.outcome(r.drive(th, fn, args))
+}
+
+// compile compiles the script on a goroutine of its own, on the budget
+// clock: a run stopped meanwhile (budget, cancellation) returns at once,
+// and the compilation, which Compile's limits keep short, finishes on its
+// own and is dropped.
+func (r *run) compile(code string) (*lua.Script, error) {
+	type compiled struct {
+		script *lua.Script
+		err    error
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- compiled{err: fmt.Errorf("%w: compiling panicked: %v\n%s", ErrCrashed, p, debug.Stack())}
+			}
+		}()
+		script, err := lua.Compile(code)
+		if err != nil {
+			err = &ScriptError{Message: err.Error()}
+		}
+		done <- compiled{script, err}
+	}()
+	select {
+	case c := <-done:
+		return c.script, c.err
+	case <-r.budget.Done():
+		return nil, r.stopReason()
+	}
 }
 
 // drive resumes the script until it ends. Each yield that carries tool
