@@ -433,7 +433,7 @@ func TestCompileLimits(t *testing.T) {
 		"constants":      {repeated("local t = {", size, func(i int) string { return itoa(i) + "," }, "}"), "script:1: a function uses more than 10000 distinct constants"},
 		"globals":        {repeated("", size, func(i int) string { return "x" + itoa(i) + " = 1\n" }, ""), "distinct constants"},
 		"strings":        {repeated("", size, func(i int) string { return "local _ = '" + itoa(i) + "'\n" }, ""), "distinct constants"},
-		"calls_one_line": {repeated("", size/3, func(i int) string { return "f" + itoa(i%9000) + "() " }, ""), ""},
+		"calls_one_line": {repeated("", size/3, func(i int) string { return "f" + itoa(i%3000) + "() " }, ""), ""},
 		"nested_blocks":  {strings.Repeat("do ", 20000) + strings.Repeat("end ", 20000), "script:1: the script nests blocks, functions or expressions more than 200 levels deep"},
 		"nested_ifs":     {strings.Repeat("if x then ", 20000) + strings.Repeat("end ", 20000), "more than 200 levels"},
 		"nested_funcs":   {"return " + strings.Repeat("function() return ", 20000) + "1" + strings.Repeat(" end", 20000), "more than 200 levels"},
