@@ -1,8 +1,10 @@
 package lua
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -49,7 +51,16 @@ const (
 //
 // The hidden functions arrive as the chunk's arguments; Load supplies them.
 func Compile(code string) (*Script, error) {
-	chunk, err := parse.Parse(strings.NewReader(code), ChunkName)
+	return CompileContext(context.Background(), code)
+}
+
+// CompileContext is Compile giving up with ctx's cause once ctx is done:
+// gopher-lua's parser reads the source through a reader that ends there.
+func CompileContext(ctx context.Context, code string) (*Script, error) {
+	chunk, err := parse.Parse(&contextReader{ctx: ctx, r: strings.NewReader(code)}, ChunkName)
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -58,12 +69,28 @@ func Compile(code string) (*Script, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	wrapped := append([]ast.Stmt{&ast.LocalAssignStmt{Names: hidden, Exprs: []ast.Expr{&ast.Comma3Expr{}}}}, chunk...)
 	proto, err := glua.Compile(wrapped, ChunkName)
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
 	return &Script{proto: proto, callees: r.callees}, nil
+}
+
+// contextReader reads r until ctx is done, then reports the end.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *contextReader) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, io.EOF
+	}
+	return c.r.Read(p)
 }
 
 // Script is a compiled script, ready to Load into a state.

@@ -132,9 +132,9 @@ func TestCancelWhileRendering(t *testing.T) {
 	}
 }
 
-// slowToParse is a source of 256 KiB that gopher-lua's parser takes a
-// good fraction of a second to reject.
-var slowToParse = "return " + strings.Repeat("{", DefaultMaxScriptBytes-8)
+// slowToParse is a source that gopher-lua's parser takes about 100 ms to
+// reject (kept short: an abandoned compilation runs on).
+var slowToParse = "return " + strings.Repeat("{", 64<<10)
 
 // Class 3: compiling is on the budget clock.
 func TestCompileIsOnTheBudget(t *testing.T) {
@@ -160,5 +160,50 @@ func TestCancelWhileCompiling(t *testing.T) {
 	}
 	if late := time.Since(canceledAt); late > stopSlack {
 		t.Errorf("returned %v after the cancellation", late)
+	}
+}
+
+// Class 4: cancelling the run at any moment (compiling, installing the
+// prelude, running, calling, rendering) ends it promptly as cancelled or,
+// when the script had finished, with its result; never as a crash.
+func TestCancelAtAnyMoment(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"echo": echo})
+	code := `
+		local t = {}
+		for i = 1, 40 do t[i] = tools.echo{ i = i } end
+		print(t)
+		local ok = pcall(tools.echo, { x = 1 })
+		return t, tools.parallel(function() return tools.echo{} end, function() return tools.echo{} end)`
+	start := time.Now()
+	if out := Run(context.Background(), f.request(code), nil); out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	whole := time.Since(start)
+	var latest time.Duration
+	defer func() { t.Logf("%v for the whole run; the latest return after a cancellation: %v", whole, latest) }()
+	for delay := time.Duration(0); delay < whole*3/2; delay += whole / 200 {
+		ctx, cancel := context.WithCancel(context.Background())
+		var canceledAt time.Time
+		timer := time.AfterFunc(delay, func() { canceledAt = time.Now(); cancel() })
+		out := Run(ctx, f.request(code), nil)
+		ended := time.Now()
+		if timer.Stop() {
+			cancel()
+			if out.Err != nil {
+				t.Errorf("uncancelled run failed: %v", out.Err)
+			}
+			continue
+		}
+		if out.Err != nil {
+			latest = max(latest, ended.Sub(canceledAt))
+		}
+		switch {
+		case errors.Is(out.Err, ErrCrashed):
+			t.Fatalf("cancelled after %v: crashed: %v", delay, out.Err)
+		case out.Err != nil && !errors.Is(out.Err, ErrCanceled):
+			t.Errorf("cancelled after %v: err = %v", delay, out.Err)
+		case out.Err != nil && ended.Sub(canceledAt) > stopSlack:
+			t.Errorf("cancelled after %v: returned %v later", delay, ended.Sub(canceledAt))
+		}
 	}
 }

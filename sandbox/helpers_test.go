@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -134,8 +133,3 @@ func bigObject(n int) string {
 	b.WriteByte('}')
 	return b.String()
 }
-
-// stopSlack is how long after a stop (budget, cancellation) a run may
-// return: the contract's 10 ms, with room for the race detector and a
-// shared machine.
-const stopSlack = 30 * time.Millisecond

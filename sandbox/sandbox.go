@@ -137,9 +137,20 @@ type run struct {
 func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx, pending: map[int]*pending{}}
 	defer func() {
-		if p := recover(); p != nil {
-			out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
+		p := recover()
+		if p == nil {
+			return
 		}
+		// A Lua error raised outside the VM (installing the prelude, a
+		// check of the context) because the run was stopped is that stop,
+		// not a crash.
+		if _, lua := p.(*glua.ApiError); lua && r.budget != nil {
+			if stop := r.stopReason(); stop != nil {
+				out = r.outcome(stop)
+				return
+			}
+		}
+		out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
 	}()
 	if err := ctx.Err(); err != nil {
 		return r.outcome(canceled(ctx))
@@ -193,8 +204,8 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 
 // compile compiles the script on a goroutine of its own, on the budget
 // clock: a run stopped meanwhile (budget, cancellation) returns at once,
-// and the compilation, which Compile's limits keep short, finishes on its
-// own and is dropped.
+// and the compilation, which stops reading the source then and which
+// Compile's limits keep short, ends on its own and is dropped.
 func (r *run) compile(code string) (*lua.Script, error) {
 	type compiled struct {
 		script *lua.Script
@@ -207,7 +218,7 @@ func (r *run) compile(code string) (*lua.Script, error) {
 				done <- compiled{err: fmt.Errorf("%w: compiling panicked: %v\n%s", ErrCrashed, p, debug.Stack())}
 			}
 		}()
-		script, err := lua.Compile(code)
+		script, err := lua.CompileContext(r.budget, code)
 		if err != nil {
 			err = &ScriptError{Message: err.Error()}
 		}
