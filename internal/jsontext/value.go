@@ -1,4 +1,4 @@
-package jsonschema
+package jsontext
 
 import (
 	"strconv"
@@ -107,12 +107,12 @@ func (p *parser) finish(mark int) []Member {
 	return p.mslab[start:len(p.mslab):len(p.mslab)]
 }
 
-// ParseJSON parses one JSON document.
-func ParseJSON(s string) (*Value, error) {
+// Parse parses one JSON document.
+func Parse(s string) (*Value, error) {
 	// Every value but the first follows a ':' or a ',' (or opens an
 	// array). Descriptions hold many of those characters too, so about
 	// half the count is a fair first guess at how many values there are.
-	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 16
+	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 4
 	n = min(n, 4096)
 	p := &parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n)}
 	p.space()
@@ -289,8 +289,8 @@ func (p *parser) digits() int {
 	return n
 }
 
-// string parses a JSON string starting at the opening quote. Invalid UTF-8
-// becomes U+FFFD, as with encoding/json.
+// string parses a JSON string starting at the opening quote. Each byte
+// that is not UTF-8 becomes U+FFFD, as with encoding/json.
 func (p *parser) string() (string, error) {
 	p.pos++ // '"'
 	start := p.pos
@@ -300,10 +300,7 @@ func (p *parser) string() (string, error) {
 		if c == '"' {
 			s := p.s[start:p.pos]
 			p.pos++
-			if utf8.ValidString(s) {
-				return s, nil
-			}
-			return strings.ToValidUTF8(s, "\uFFFD"), nil
+			return validUTF8(s), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -317,7 +314,7 @@ func (p *parser) string() (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+			return validUTF8(string(b)), nil
 		case c < 0x20:
 			return "", p.fail("control character in a string")
 		case c != '\\':
@@ -371,6 +368,26 @@ func (p *parser) string() (string, error) {
 		}
 	}
 	return "", p.fail("unterminated string")
+}
+
+// validUTF8 replaces each byte of s that is not UTF-8 with U+FFFD (one per
+// byte, where strings.ToValidUTF8 would fold a run into one).
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func (p *parser) hex4() (rune, bool) {
