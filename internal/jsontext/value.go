@@ -3,6 +3,7 @@ package jsontext
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -107,6 +108,27 @@ func (p *parser) finish(mark int) []Member {
 	return p.mslab[start:len(p.mslab):len(p.mslab)]
 }
 
+// parsers keep their scratch (members, buf) from one Parse to the next: a
+// tool's output is parsed on every nested call.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxScratch is the most scratch a pooled parser keeps, in elements.
+const maxScratch = 1 << 12
+
+// release returns p to the pool, holding nothing of the tree it built.
+func (p *parser) release() {
+	clear(p.members[:cap(p.members)])
+	p.members = p.members[:0]
+	if cap(p.members) > maxScratch {
+		p.members = nil
+	}
+	if cap(p.buf) > maxScratch {
+		p.buf = nil
+	}
+	p.s, p.slab, p.mslab = "", nil, nil
+	parsers.Put(p)
+}
+
 // Parse parses one JSON document.
 func Parse(s string) (*Value, error) {
 	// Every value but the first follows a ':' or a ',' (or opens an
@@ -114,7 +136,9 @@ func Parse(s string) (*Value, error) {
 	// half the count is a fair first guess at how many values there are.
 	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 4
 	n = min(n, 4096)
-	p := &parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n)}
+	p := parsers.Get().(*parser)
+	defer p.release()
+	*p = parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n), members: p.members, buf: p.buf}
 	p.space()
 	v, err := p.value()
 	if err != nil {
