@@ -80,19 +80,8 @@ func Deref(root, v *jsontext.Value) *jsontext.Value {
 // Types lists the JSON types schema s declares, or the one its keywords
 // imply (properties: object; items: array), or "any".
 func Types(s *jsontext.Value) []string {
-	switch t := s.Get("type"); {
-	case t != nil && t.Kind == 's':
-		return []string{t.Str}
-	case t.IsArray():
-		var out []string
-		for _, x := range t.Members {
-			if x.Value.Kind == 's' {
-				out = append(out, x.Value.Str)
-			}
-		}
-		if len(out) > 0 {
-			return out
-		}
+	if out := declared(s); len(out) > 0 {
+		return out
 	}
 	switch {
 	case s.Get("properties") != nil || s.Get("additionalProperties") != nil || s.Get("patternProperties") != nil:
@@ -105,18 +94,25 @@ func Types(s *jsontext.Value) []string {
 
 // TypeIncludes reports whether s's type keyword names the type name.
 func TypeIncludes(s *jsontext.Value, name string) bool {
+	return slices.Contains(declared(s), name)
+}
+
+// declared lists the names in s's type keyword, a string or a list.
+func declared(s *jsontext.Value) []string {
 	t := s.Get("type")
-	if t != nil && t.Kind == 's' {
-		return t.Str == name
+	switch {
+	case t != nil && t.Kind == 's':
+		return []string{t.Str}
+	case !t.IsArray():
+		return nil
 	}
-	if t.IsArray() {
-		for _, x := range t.Members {
-			if x.Value.Kind == 's' && x.Value.Str == name {
-				return true
-			}
+	var out []string
+	for _, x := range t.Members {
+		if x.Value.Kind == 's' {
+			out = append(out, x.Value.Str)
 		}
 	}
-	return false
+	return out
 }
 
 // Branches are the schemas a value at s must or may match: s itself with
