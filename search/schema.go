@@ -11,6 +11,8 @@ import (
 	"github.com/execlua/execlua/internal/jsonschema"
 	"github.com/execlua/execlua/internal/toolname"
 	"github.com/execlua/execlua/render"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // Name is the key ToolSearch has on the sandbox's tools table. No pool tool
@@ -112,7 +114,7 @@ func newArgSpec() argSpec { return specOf(InputSchema) }
 // specOf reads an input schema the way signatures and the empty-table rule
 // read it (package jsonschema): $refs followed, alternatives gathered.
 func specOf(schema string) argSpec {
-	root, err := jsonschema.ParseJSON(schema)
+	root, err := jsontext.Parse(schema)
 	if err != nil {
 		panic("search: the input schema is not JSON: " + err.Error())
 	}
