@@ -118,7 +118,8 @@ type Outcome struct {
 type Timings struct {
 	// Compile is the time spent compiling the script.
 	Compile time.Duration
-	// Script is the script's own time, the one the budget counts.
+	// Script is the script's own time, the one the budget counts:
+	// compiling is part of it, so Script includes Compile.
 	Script time.Duration
 	// ToolWait is the time spent waiting for nested calls.
 	ToolWait time.Duration
