@@ -113,25 +113,26 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 		fmt.Errorf("the server did not answer within %v", c.m.opts.ConnectTimeout))
 	defer cancel()
 
-	var cl *client.Client
+	// Every transport speaks the protocol revisions with the initialize
+	// handshake: the ones servers in use speak, and the ones whose
+	// requests need no per-request _meta (which tools/list, sent raw,
+	// does without).
+	var tr transport.Interface
 	var p *process
 	switch cfg.Transport() {
 	case inProcess:
-		cl, err = client.NewInProcessClient(c.srv)
+		tr = transport.NewInProcessTransport(c.srv)
 	case "stdio":
-		var tr transport.Interface
 		p, tr, err = startProcess(cfg, c.m.opts.Cwd, func(err error) { c.lost(gen, err) })
-		if err == nil {
-			cl = client.NewClient(tr, client.WithLegacyProtocolOnly())
-		}
 	case "http", "streamable-http":
-		cl, err = client.NewStreamableHttpClient(cfg.URL, transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening())
+		tr, err = transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening())
 	case "sse":
-		cl, err = client.NewSSEMCPClient(cfg.URL, client.WithHeaders(cfg.Headers))
+		tr, err = transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers))
 	}
 	if err != nil {
 		return nil, p, nil, err
 	}
+	cl := client.NewClient(tr, client.WithLegacyProtocolOnly())
 	cl.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
 			c.listChanged(gen)
