@@ -47,6 +47,8 @@ type hostSetup struct {
 	replay *replayer
 	// demo adds the demo servers whatever --demo says.
 	demo bool
+	// onChange is told when the host's tools or settings changed.
+	onChange func()
 }
 
 // env is an open host and one conversation with it.
@@ -77,6 +79,7 @@ func openHost(c *cli.Context, setup hostSetup) (*env, error) {
 		Prompter:  setup.prompter,
 		Cwd:       cwd,
 		NoWatch:   c.Command.Name != "serve",
+		OnChange:  setup.onChange,
 	}
 	if opts.MCPConfig == "" {
 		// The project's .mcp.json, as agents read it; a missing file is none.

@@ -61,7 +61,7 @@ type savedImage struct {
 
 func runAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usageErr("give one script file, or - to read it from stdin: execlua run script.lua", "run needs exactly one SCRIPT, got %d arguments", c.NArg())
+		return usageErr("give one script file, or - for stdin, after the flags: execlua run --json script.lua", "run needs exactly one SCRIPT, got %d arguments", c.NArg())
 	}
 	if c.IsSet("record") && c.IsSet("replay") {
 		return usageErr("record while running against servers, then replay the file", "--record and --replay cannot be used together")

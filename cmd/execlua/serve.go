@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -44,17 +45,25 @@ func serveAction(c *cli.Context) error {
 		// Stdin and stdout carry the protocol: nobody can be asked.
 		prompter = fixedAnswer(host.Deny)
 	}
-	env, err := openHost(c, hostSetup{prompter: prompter})
+	// The host reports changes from its first connection on; the server
+	// exists a little later, and declares the list as it is then.
+	var srv atomic.Pointer[serve.Server]
+	env, err := openHost(c, hostSetup{prompter: prompter, onChange: func() {
+		if s := srv.Load(); s != nil {
+			s.Refresh()
+		}
+	}})
 	if err != nil {
 		return err
 	}
 	defer env.close()
-	srv, err := serve.New(env.host, &serve.Options{Name: "execlua", Version: version})
+	server, err := serve.New(env.host, &serve.Options{Name: "execlua", Version: version})
 	if err != nil {
 		return usageErr("check the settings' enableExec and nonDeferredTools", "%v", err)
 	}
+	srv.Store(server)
 	if addr == "" {
-		if err := srv.ServeStdio(c.Context, c.App.Reader, c.App.Writer); err != nil && !errors.Is(err, context.Canceled) {
+		if err := server.ServeStdio(c.Context, c.App.Reader, c.App.Writer); err != nil && !errors.Is(err, context.Canceled) {
 			return &cliError{status: exitFailed, err: err}
 		}
 		return nil
@@ -63,7 +72,7 @@ func serveAction(c *cli.Context) error {
 	if err != nil {
 		return usageErr("give --http a free host:port, e.g. 127.0.0.1:8080", "cannot listen: %v", err)
 	}
-	hs := &http.Server{Handler: srv.Handler()}
+	hs := &http.Server{Handler: server.Handler()}
 	fmt.Fprintf(c.App.ErrWriter, "execlua: serving MCP at http://%s/mcp\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

@@ -91,9 +91,14 @@ func (s *Server) Handler() http.Handler {
 	return server.NewStreamableHTTPServer(s.mcp)
 }
 
+// Refresh declares tools[] again as the host assembles it now; connected
+// clients are told when it changed. Call it from host.Options.OnChange:
+// tools[] changes only when the settings or the flat tools do. Clients
+// asking for the list get it fresh in any case.
+func (s *Server) Refresh() { s.sync() }
+
 // sync declares tools[] as the host assembles it now: Exec and the flat
-// tools. It changes only when the settings or the flat tools change, and
-// then clients are told the list changed.
+// tools.
 func (s *Server) sync() {
 	probe, err := s.host.NewSession(nil)
 	if err != nil {

@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/demo"
 	"github.com/execlua/execlua/host/serve"
@@ -19,8 +23,9 @@ import (
 
 // fleet starts a host with the demo servers and a server "pinned" whose one
 // tool is always loaded (so it is declared flat), and serves it over
-// loopback HTTP. changed receives a value after every pool change.
-func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, changed chan struct{}) {
+// loopback HTTP. changed(has) waits until the host's registry has, or has
+// not, a tool.
+func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
 	t.Helper()
 	servers = demo.Servers()
 	pinned := server.NewMCPServer("pinned", "1", server.WithToolCapabilities(true))
@@ -38,15 +43,19 @@ func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, chan
 	})
 	servers["weather"] = weather
 
-	changed = make(chan struct{}, 16)
+	events := make(chan struct{}, 1)
+	var srv atomic.Pointer[serve.Server]
 	h, err := host.New(t.Context(), &host.Options{
 		InProcess: servers,
 		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
 			return host.AllowOnce, nil
 		}),
 		OnChange: func() {
+			if s := srv.Load(); s != nil {
+				s.Refresh()
+			}
 			select {
-			case changed <- struct{}{}:
+			case events <- struct{}{}:
 			default:
 			}
 		},
@@ -55,15 +64,17 @@ func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, chan
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	srv, err := serve.New(h, nil)
+	s, err := serve.New(h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	srv.Store(s)
+	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
-	// Changes from connecting the servers are behind us.
-	for len(changed) > 0 {
-		<-changed
+	changed = func(tool string, has bool) {
+		for slices.ContainsFunc(h.Tools(), func(t execlua.Tool) bool { return t.Name == tool }) != has {
+			<-events
+		}
 	}
 	return ts.URL + "/mcp", servers, changed
 }
@@ -76,7 +87,13 @@ func connect(t *testing.T, url string) (*client.Client, string) {
 
 func connectVersion(t *testing.T, url, version string) (*client.Client, string) {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url)
+	var opts []transport.StreamableHTTPCOption
+	if version != mcp.LATEST_PROTOCOL_VERSION {
+		// The listening stream carries list_changed to a client with a
+		// session; a sessionless client has none to keep.
+		opts = append(opts, transport.WithContinuousListening())
+	}
+	c, err := client.NewStreamableHttpClient(url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +211,7 @@ func TestPoolChangeIsAnnouncedOncePerSession(t *testing.T) {
 		t.Fatalf("first Exec of a carries more than its result: %q", got)
 	}
 	servers["weather"].DeleteTools("forecast")
-	<-changed
+	changed("mcp__weather__forecast", false)
 	for i, c := range []*client.Client{a, b} {
 		got := texts(execCall(t, c, `return "x"`, false))
 		if len(got) != 2 || !strings.Contains(got[0], "mcp__demo__echo") || strings.Contains(got[0], "mcp__weather__forecast") || got[1] != "x" {
@@ -215,7 +232,7 @@ func TestSessionlessClientsHearOfChangesEachTime(t *testing.T) {
 		t.Fatalf("Exec before any change = %q", got)
 	}
 	servers["weather"].DeleteTools("forecast")
-	<-changed
+	changed("mcp__weather__forecast", false)
 	for range 2 {
 		if got := texts(execCall(t, c, `return "b"`, false)); len(got) != 2 || got[1] != "b" {
 			t.Errorf("Exec after the change = %q, want the announcement, then the result", got)
@@ -268,5 +285,39 @@ func TestExecInputIsChecked(t *testing.T) {
 	raw, _ := json.Marshal(res.Content)
 	if !res.IsError || !strings.Contains(string(raw), "code") {
 		t.Errorf("Exec without code = %s", raw)
+	}
+}
+
+// A flat tool that appears changes tools[]: connected clients are told the
+// list changed, and the new list has it.
+func TestFlatToolChangeNotifiesClients(t *testing.T) {
+	url, servers, changed := fleet(t)
+	c, _ := connect(t, url)
+	listChanged := make(chan struct{}, 1)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			select {
+			case listChanged <- struct{}{}:
+			default:
+			}
+		}
+	})
+	bye := mcp.NewTool("bye", mcp.WithDescription("Say goodbye."))
+	bye.Meta = mcp.NewMetaFromMap(map[string]any{"anthropic/alwaysLoad": true})
+	servers["pinned"].AddTool(bye, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("bye"), nil
+	})
+	changed("mcp__pinned__bye", true)
+	<-listChanged
+	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	if strings.Join(names, ",") != "Exec,mcp__pinned__bye,mcp__pinned__hello" {
+		t.Errorf("tools = %v", names)
 	}
 }
