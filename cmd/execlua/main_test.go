@@ -168,6 +168,7 @@ func httpFixture(t *testing.T) string {
 	return ts.URL + "/mcp"
 }
 
+// ORCH-2: structured content comes back as a table; SUM-4: the live summary.
 func TestRunEchoAgainstTheDemoServer(t *testing.T) {
 	r := runCLI(t, "", "", "run", "--demo", "--yes", "-", "x").want(t, exitUsage)
 	if !strings.Contains(r.stderr, "exactly one SCRIPT") {
@@ -216,6 +217,7 @@ func TestRunJSONShape(t *testing.T) {
 	}
 }
 
+// ORCH-6: what was printed before the failure is kept.
 func TestRunFailedScriptExitsOne(t *testing.T) {
 	r := runCLI(t, "", "print('before')\nerror('boom')", "run", "--demo", "-").want(t, exitFailed)
 	if !strings.Contains(r.stdout, "boom") || !strings.Contains(r.stdout, "before") {
@@ -234,7 +236,8 @@ func TestRunDeniesWithoutATerminal(t *testing.T) {
 	}
 }
 
-// PERM-2, PERM-3: rules from --settings decide nested calls.
+// PERM-2, PERM-3: rules from --settings decide nested calls; ORCH-5: the
+// script catches a refusal with pcall.
 func TestRunFollowsPermissionRules(t *testing.T) {
 	dir := t.TempDir()
 	settings := write(t, dir, "settings.json", `{"permissions":{"allow":["mcp__demo"],"deny":["mcp__demo__fail"]}}`)
@@ -323,7 +326,8 @@ func TestRunImages(t *testing.T) {
 	}
 }
 
-// BUD-1 at the command line: --budget stops a runaway script.
+// BUD-1 at the command line: --budget stops a runaway script; BUD-6:
+// --max-calls refuses the call over the limit.
 func TestRunBudgetAndMaxCalls(t *testing.T) {
 	r := runCLI(t, "", `while true do end`, "run", "--demo", "--budget", "50ms", "-").want(t, exitFailed)
 	if !strings.Contains(strings.ToLower(r.stdout), "time") {
@@ -336,6 +340,8 @@ func TestRunBudgetAndMaxCalls(t *testing.T) {
 	runCLI(t, "", `return 1`, "run", "--max-calls", "-1", "-").want(t, exitUsage)
 }
 
+// ORCH-1 against real servers: a stdio subprocess and a loopback HTTP
+// server, called in parallel (BUD-5).
 func TestRunStdioAndHTTPServers(t *testing.T) {
 	dir := t.TempDir()
 	cfg := mcpConfig(t, dir, httpFixture(t))
@@ -439,6 +445,8 @@ return { item.name, w.days[1].sky, err }`
 	runCLI(t, dir, "return 1", "run", "--replay", rec, "--record", rec, "-").want(t, exitUsage)
 }
 
+// POOL-1: tools[] holds Exec and no pool tool; BC-2: a new conversation
+// gets the names-only announcement; BC-3: an empty pool gets none.
 func TestTools(t *testing.T) {
 	r := runCLI(t, "", "", "tools", "--demo", "--json").want(t, exitOK)
 	if d := cmp.Diff([]string{"announcement", "tools"}, keys(t, r.stdout)); d != "" {
@@ -484,6 +492,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
+// SRCH-1 from the shell: the value a script gets, signatures included.
 func TestSearch(t *testing.T) {
 	r := runCLI(t, "", "", "search", "--demo", "weather forecast").want(t, exitOK)
 	if !strings.Contains(r.stdout, "function tools.mcp__weather__forecast(args) end") {
