@@ -25,7 +25,7 @@ import (
 // tool is always loaded (so it is declared flat), and serves it over
 // loopback HTTP. changed(has) waits until the host's registry has, or has
 // not, a tool.
-func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
+func fleet(t testing.TB) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
 	t.Helper()
 	servers = demo.Servers()
 	pinned := server.NewMCPServer("pinned", "1", server.WithToolCapabilities(true))
@@ -81,11 +81,11 @@ func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, chan
 
 // connect starts a streamable HTTP client of a protocol version with
 // sessions and returns it with the server's instructions.
-func connect(t *testing.T, url string) (*client.Client, string) {
+func connect(t testing.TB, url string) (*client.Client, string) {
 	return connectVersion(t, url, mcp.ProtocolVersion20250618)
 }
 
-func connectVersion(t *testing.T, url, version string) (*client.Client, string) {
+func connectVersion(t testing.TB, url, version string) (*client.Client, string) {
 	t.Helper()
 	var opts []transport.StreamableHTTPCOption
 	if version != mcp.LATEST_PROTOCOL_VERSION {
@@ -112,7 +112,7 @@ func connectVersion(t *testing.T, url, version string) (*client.Client, string) 
 }
 
 // execCall calls Exec with code; with a progress token when progress is set.
-func execCall(t *testing.T, c *client.Client, code string, progress bool) *mcp.CallToolResult {
+func execCall(t testing.TB, c *client.Client, code string, progress bool) *mcp.CallToolResult {
 	t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "Exec"
