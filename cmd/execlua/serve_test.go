@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,16 +31,14 @@ func initialize(t *testing.T, c *client.Client) string {
 }
 
 // callExec calls Exec with a progress token and returns the result's text
-// and the progress messages received.
-func callExec(t *testing.T, c *client.Client, code string) (string, []string) {
+// and the first n progress messages, in the order the server sent them
+// (the client may handle a notification after the result, or out of order).
+func callExec(t *testing.T, c *client.Client, code string, n int) (string, []string) {
 	t.Helper()
-	var mu sync.Mutex
-	var progress []string
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			mu.Lock()
-			progress = append(progress, n.Params.AdditionalFields["message"].(string))
-			mu.Unlock()
+	notes := make(chan map[string]any, 64)
+	c.OnNotification(func(note mcp.JSONRPCNotification) {
+		if note.Method == "notifications/progress" {
+			notes <- note.Params.AdditionalFields
 		}
 	})
 	req := mcp.CallToolRequest{}
@@ -56,8 +55,17 @@ func callExec(t *testing.T, c *client.Client, code string) (string, []string) {
 			text = append(text, tc.Text)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	progress := make([]string, n)
+	for range n {
+		select {
+		case note := <-notes:
+			if i := int(note["progress"].(float64)); i <= n {
+				progress[i-1] = note["message"].(string)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress so far: %q", progress)
+		}
+	}
 	return strings.Join(text, "\n"), progress
 }
 
@@ -85,11 +93,11 @@ func TestServeStdio(t *testing.T) {
 	text, progress := callExec(t, c, `
 local item = tools["mcp__fix__get-item"]{ id = 5 }
 local ok, err = pcall(tools["mcp__fix__put.item"], { name = "x" })
-return { item.name, ok }`)
+return { item.name, ok }`, 2)
 	if text != `["item-5",false]` {
 		t.Errorf("Exec = %q", text)
 	}
-	if len(progress) != 2 || !strings.HasPrefix(progress[1], "2 tool calls\n") {
+	if !strings.HasPrefix(progress[0], "1 tool call\n") || !strings.HasPrefix(progress[1], "2 tool calls\n") {
 		t.Errorf("progress = %q", progress)
 	}
 }
@@ -159,18 +167,18 @@ for i = 1, 20 do
   if #tools.mcp__notes__list_notes{ tag = "from-b" }.notes > 0 then return "saw b" end
   tools.mcp__demo__sleep{ ms = 50 }
 end
-error("b's note never appeared")`)
+error("b's note never appeared")`, 1)
 		done <- answer{text, progress}
 	}()
 	<-started
-	if text, _ := callExec(t, b, `return tools.mcp__notes__add_note{ title = "hi", tags = { "from-b" } }.id`); text != "4" {
+	if text, _ := callExec(t, b, `return tools.mcp__notes__add_note{ title = "hi", tags = { "from-b" } }.id`, 0); text != "4" {
 		t.Errorf("b's Exec = %q", text)
 	}
 	got := <-done
 	if got.text != "saw b" {
 		t.Errorf("a's Exec = %q", got.text)
 	}
-	if len(got.progress) == 0 || !strings.HasPrefix(got.progress[0], "1 tool call\nmcp__notes__list_notes") {
+	if !strings.HasPrefix(got.progress[0], "1 tool call\nmcp__notes__list_notes") {
 		t.Errorf("a's progress = %q", got.progress)
 	}
 }

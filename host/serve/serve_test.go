@@ -9,7 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -172,32 +174,37 @@ func TestToolsAndInstructions(t *testing.T) {
 func TestExecSendsProgress(t *testing.T) {
 	url, _, _ := fleet(t)
 	c, _ := connect(t, url)
-	var mu sync.Mutex
-	var messages []string
+	notes := make(chan map[string]any, 10)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
-			mu.Lock()
-			messages = append(messages, n.Params.AdditionalFields["message"].(string))
-			mu.Unlock()
+			notes <- n.Params.AdditionalFields
 		}
 	})
 	res := execCall(t, c, `tools.mcp__demo__echo{ a = 1 } return tools.mcp__demo__sleep{ ms = 1 }.slept`, true)
 	if got := texts(res); res.IsError || len(got) != 1 || got[0] != "1" {
 		t.Fatalf("Exec = %v (error %v)", got, res.IsError)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	want := []string{"1 tool call\nmcp__demo__echo", "2 tool calls\nmcp__demo__echo\nmcp__demo__sleep"}
-	if strings.Join(messages, "|") != strings.Join(want, "|") {
-		t.Errorf("progress messages = %q, want %q", messages, want)
+	// The client may handle a notification after the result, and out of
+	// order; the progress numbers give the order the server sent them in.
+	got := make([]string, 2)
+	for range 2 {
+		select {
+		case n := <-notes:
+			got[int(n["progress"].(float64))-1] = n["message"].(string)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress notifications so far: %q", got)
+		}
 	}
-	// Without a token, no notification.
-	messages = nil
-	mu.Unlock()
+	want := []string{"1 tool call\nmcp__demo__echo", "2 tool calls\nmcp__demo__echo\nmcp__demo__sleep"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("progress messages (-want +got):\n%s", d)
+	}
+	// Without a token, no notification: the next one to arrive is the one
+	// of a later call with a token.
 	execCall(t, c, `return tools.mcp__demo__echo{}`, false)
-	mu.Lock()
-	if len(messages) != 0 {
-		t.Errorf("progress without a token: %q", messages)
+	execCall(t, c, `return tools.mcp__demo__echo{ b = 2 }`, true)
+	if n := <-notes; n["progressToken"] != "p1" || n["message"] != "1 tool call\nmcp__demo__echo" || n["progress"].(float64) != 1 {
+		t.Errorf("notification after a call without a token: %v", n)
 	}
 }
 
