@@ -431,7 +431,7 @@ func TestResultJSON(t *testing.T) {
 
 // bigPool repeats the quality pool under numbered servers up to n tools.
 func bigPool(b *testing.B, n int) []pool.Tool {
-	base := loadPool(b)
+	base := loadPool(b, "../testdata/search/pool.json")
 	tools := make([]pool.Tool, 0, n)
 	for i := 0; len(tools) < n; i++ {
 		t := base[i%len(base)]
