@@ -1,75 +1,336 @@
 package search
 
 import (
+	"math"
 	"slices"
-	"sort"
 	"strings"
+	"unicode"
 )
 
-// How strongly one keyword matches one tool; a tool keeps its best per
-// keyword. The order is the contract's tiers (SRCH-5): a word of the name,
-// then a substring of the name, then the searchHint, then the description.
-// Prefixes (repo -> repository) and synonyms (remove -> delete) widen
-// recall, each below the literal match of its tier, synonyms below all.
+// The ranking. Each keyword of a query scores each tool by its best
+// match: the field it is found in (weights), how it is found (the word
+// itself, a synonym, a prefix, a near spelling: qualities), and how rare
+// its word is in the pool (idf, as in BM25). A tool's score is the sum
+// over keywords, plus bonuses computed from its own name and description:
+// how much of its name the query covers, words in the query's order, the
+// word as written rather than its plural. Nothing is dropped: any tool a
+// keyword matches is a hit, ranked by its score.
+//
+// For a single keyword the contract's tiers decide first (SRCH-5): a word
+// of the name (the server's words count), a substring of the name, the
+// searchHint, the description, then a synonym, prefix or near spelling;
+// MCP tools before builtins within a tier.
+var weights = [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1}
+
 const (
-	bySynonym    = 1
-	byDescPrefix = 2
-	byDesc       = 3
-	byHintPrefix = 4
-	byHint       = 5
-	byNamePart   = 7
-	byNameWord   = 9
+	wSubstring = 1.2 // a substring of the name (sql in mysql)
+
+	qSynonym = 0.6
+	qPrefix  = 0.5
+	qTypo    = 0.6
+
+	valueWeight = 0.3 // a keyword that looks like an argument value
+
+	bonusCover   = 2.0  // times the share of the tool's own name the query covers
+	bonusSurface = 0.3  // per keyword written as in the name (issue, not issues)
+	bonusOrder   = 0.6  // per pair of name words in the query's order
+	bonusPhrase  = 0.4  // per pair of description words in the query's order
+	readPenalty  = 0.85 // a destructive tool, for a read-like query
+	harmBoost    = 1.1  // a destructive tool, for a query that destroys
 )
 
-// keyword is one whitespace-separated query word. A word such as
-// create_issue or listIssues has several stems, matched as a run.
-type keyword struct {
-	compact string
-	stems   []string
+// Single-keyword tiers (SRCH-5), strongest last.
+const (
+	tierNone int8 = iota
+	tierDesc
+	tierHint
+	tierSubstring
+	tierName
+)
+
+func fieldTier(f int) int8 {
+	switch f {
+	case fName, fServer:
+		return tierName
+	case fHint:
+		return tierHint
+	}
+	return tierDesc
 }
 
-// scores is one keyword query evaluated over the whole index.
+// plan is a keyword query, prepared.
+type plan struct {
+	kws     []keyword
+	exact   []int32 // the tools the query names exactly
+	single  bool    // one keyword: the tiers decide first
+	meaning float64 // how many keywords are not values
+	read    bool    // the query reads (get, list, show ...)
+	harm    bool    // the query destroys (delete, remove ...)
+	// byStem maps every stem the query reaches (literally or not) to the
+	// first keyword reaching it, for the name and phrase bonuses.
+	byStem map[string]reach
+}
+
+type reach struct {
+	k       int
+	literal bool
+}
+
+type keyword struct {
+	word, stem string
+	weight     float64
+	vars       []variant
+}
+
+type variant struct {
+	stem    string
+	q       float64
+	p       *post
+	literal bool
+}
+
+// scores is one keyword query evaluated over an index.
 type scores struct {
-	x         *Index
-	exact     int32   // the tool whose name is the query, or -1
-	sum       []int32 // per tool: strength summed over keywords
-	count     []int32 // per tool: keywords matched
-	hits      []int32 // tools that match at least half the keywords
-	stems     []string
-	uncovered []int8 // per tool, lazily: own-name words the query lacks
+	x     *Index
+	plan  *plan
+	score []float64 // per tool id
+	tier  []int8    // per tool id, for a single keyword
+	left  []int8    // per tool id: own-name words the query does not reach
+	hits  []int32
+}
+
+func (x *Index) idf(df int32) float64 {
+	n := float64(x.live)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 func (x *Index) score(text string) *scores {
-	n := len(x.tools)
-	s := &scores{x: x, exact: -1, sum: make([]int32, n), count: make([]int32, n)}
-	if i, ok := x.byName[strings.ToLower(text)]; ok {
-		s.exact = int32(i)
-	} else if i, ok := x.byName[strings.ToLower(bareName(text))]; ok {
-		s.exact = int32(i)
+	p := x.plan(text)
+	n := int(x.next)
+	s := &scores{x: x, plan: p, score: make([]float64, n), left: make([]int8, n)}
+	if p.single {
+		s.tier = make([]int8, n)
 	}
-	kws := keywords(text)
-	m := make(matches, n)
-	for _, k := range kws {
-		x.match(k, m)
-		for i, b := range m {
-			if b > 0 {
-				s.sum[i] += b
-				s.count[i]++
-				m[i] = 0
+	cur := make([]float64, n)
+	var touched []int32
+	set := func(id int32, v float64) {
+		if cur[id] == 0 {
+			touched = append(touched, id)
+		}
+		cur[id] = max(cur[id], v)
+	}
+	for _, k := range p.kws {
+		for _, v := range k.vars {
+			w := v.q * x.idf(v.p.df)
+			for f, ids := range v.p.f {
+				for _, id := range ids {
+					set(id, weights[f]*w)
+					if p.single && v.literal {
+						s.tier[id] = max(s.tier[id], fieldTier(f))
+					}
+				}
 			}
 		}
-		s.stems = append(s.stems, k.stems...)
-		if len(k.stems) == 1 {
-			s.stems = append(s.stems, x.synonyms[k.stems[0]]...)
+		if c := compact(k.word); len(c) >= 3 {
+			subs := x.substrings(c)
+			w := wSubstring * x.idf(int32(len(subs)))
+			for _, id := range subs {
+				set(id, w)
+				if p.single {
+					s.tier[id] = max(s.tier[id], tierSubstring)
+				}
+			}
+		}
+		for _, id := range touched {
+			if s.score[id] == 0 {
+				s.hits = append(s.hits, id)
+			}
+			s.score[id] += cur[id] * k.weight
+			cur[id] = 0
+		}
+		touched = touched[:0]
+	}
+	for _, id := range p.exact {
+		if s.score[id] == 0 {
+			s.hits = append(s.hits, id)
 		}
 	}
-	// A tool matching fewer than half the keywords is no hit.
-	for i, c := range s.count {
-		if c > 0 && 2*int(c) >= len(kws) || int32(i) == s.exact {
-			s.hits = append(s.hits, int32(i))
-		}
+	for _, id := range s.hits {
+		s.finish(id)
 	}
 	return s
+}
+
+// finish adds tool id's bonuses and notes how much of its name is left.
+func (s *scores) finish(id int32) {
+	e := s.x.entry(id)
+	p := s.plan
+	var bonus float64
+	words, covered, prev := 0, 0, -1
+	for _, nw := range e.own {
+		if nw.ns {
+			continue
+		}
+		words++
+		r, ok := p.byStem[nw.stem]
+		if !ok {
+			prev = -1
+			continue
+		}
+		covered++
+		if r.literal && p.kws[r.k].word == nw.word {
+			bonus += bonusSurface
+		}
+		if prev >= 0 && r.k == prev+1 {
+			bonus += bonusOrder
+		}
+		prev = r.k
+	}
+	if words > 0 && covered > 0 {
+		bonus += bonusCover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
+	}
+	s.left[id] = int8(min(words-covered, 100))
+	for i := 0; i+1 < len(e.desc); i++ {
+		a, okA := p.byStem[e.desc[i]]
+		b, okB := p.byStem[e.desc[i+1]]
+		if okA && okB && b.k == a.k+1 {
+			bonus += bonusPhrase
+		}
+	}
+	v := s.score[id] + bonus
+	if e.tool.Annotations.Destructive() {
+		switch {
+		case p.harm:
+			v *= harmBoost
+		case p.read:
+			v *= readPenalty
+		}
+	}
+	s.score[id] = v
+}
+
+// plan splits a query into keywords and looks their words up.
+func (x *Index) plan(text string) *plan {
+	p := &plan{byStem: map[string]reach{}}
+	bare := strings.ToLower(bareName(text))
+	if ids, ok := x.names.get(bare); ok {
+		for _, id := range ids {
+			if x.entry(id).lower == bare {
+				p.exact = append(p.exact, id)
+			}
+		}
+		if len(p.exact) == 0 {
+			p.exact = ids // a bare name: every tool of that name
+		}
+	}
+	var all, kept []keyword
+	for _, tok := range tokens(text) {
+		for _, w := range words(tok.text) {
+			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+				continue
+			}
+			k := keyword{word: w, stem: stem(w), weight: 1}
+			if tok.value || mixed(w) {
+				k.weight = valueWeight
+			}
+			p.read = p.read || readVerbs[k.stem]
+			p.harm = p.harm || harmVerbs[k.stem]
+			all = append(all, k)
+			if !stopWords[w] {
+				kept = append(kept, k)
+			}
+		}
+	}
+	if len(kept) == 0 {
+		kept = all
+	}
+	p.kws = kept[:min(len(kept), maxKeywords)]
+	p.single = len(p.kws) == 1
+	for _, k := range p.kws {
+		if k.weight == 1 {
+			p.meaning++
+		}
+	}
+	p.meaning = max(p.meaning, 1)
+	for i := range p.kws {
+		k := &p.kws[i]
+		x.variants(k)
+		for _, v := range k.vars {
+			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
+				p.byStem[v.stem] = reach{k: i, literal: v.literal}
+			}
+		}
+	}
+	return p
+}
+
+// variants finds the stems keyword k reaches: its own, its synonyms', and,
+// only when its own is not in the pool, the words it is a prefix of (repo,
+// repository) and, for five letters or more, the words one edit away
+// (screenshoot, screenshot).
+func (x *Index) variants(k *keyword) {
+	if p, ok := x.words.get(k.stem); ok {
+		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
+	} else {
+		if len(k.stem) >= 3 {
+			x.words.near(k.stem, func(key string, p *post) {
+				k.vars = append(k.vars, variant{stem: key, q: qPrefix, p: p})
+			})
+		}
+		if len(k.word) >= 5 {
+			x.words.near(k.stem[:2], func(key string, p *post) {
+				if len(key) >= 4 && (oneEdit(key, k.stem) || oneEdit(key, k.word)) && !strings.HasPrefix(key, k.stem) {
+					k.vars = append(k.vars, variant{stem: key, q: qTypo, p: p})
+				}
+			})
+		}
+	}
+	for _, syn := range synonymTable[k.stem] {
+		if p, ok := x.words.get(syn); ok {
+			k.vars = append(k.vars, variant{stem: syn, q: qSynonym, p: p})
+		}
+	}
+}
+
+// token is one whitespace-separated piece of a query; value marks what
+// looks like an argument rather than a description of the tool: quoted
+// text, paths, owner/repo, URLs, addresses, #channels and @people.
+type token struct {
+	text  string
+	value bool
+}
+
+func tokens(text string) []token {
+	var out []token
+	quote := rune(0)
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ',' || r == ';' || unicode.IsSpace(r)
+	}) {
+		t := token{text: f, value: quote != 0}
+		first := []rune(f)[0]
+		if quote == 0 && strings.ContainsRune("\"'`“‘", first) {
+			quote = first
+			t.value = true
+		}
+		if quote != 0 && len(f) > 1 && strings.ContainsAny(f[len(f)-1:], "\"'`”’") || quote != 0 && len(f) == 1 && t.value && f[0] != byte(quote) {
+			quote = 0
+		}
+		if strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) {
+			t.value = true
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func isNumber(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+}
+
+// mixed reports a word of letters and digits too long to be a name such as
+// s3, ec2 or k8s: an id (7f9c, 0abc123).
+func mixed(w string) bool {
+	return len(w) > 3 && strings.IndexFunc(w, unicode.IsDigit) >= 0
 }
 
 // bareName strips what a model may copy along with a name: quotes and the
@@ -88,198 +349,96 @@ func bareName(text string) string {
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
 
-// keywords splits a query at whitespace and commas, dropping stop words
-// unless nothing else is left, and repeated words.
-func keywords(text string) []keyword {
-	fields := strings.FieldsFunc(text, func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	})
-	var all, kept []keyword
-	for _, f := range fields {
-		ws := words(f)
-		if len(ws) == 0 {
-			continue
-		}
-		k := keyword{compact: compact(strings.ToLower(f)), stems: make([]string, len(ws))}
-		stop := true
-		for i, w := range ws {
-			k.stems[i] = stem(w)
-			stop = stop && stopWords[w]
-		}
-		if slices.ContainsFunc(all, func(o keyword) bool { return slices.Equal(o.stems, k.stems) }) {
-			continue
-		}
-		all = append(all, k)
-		if !stop {
-			kept = append(kept, k)
-		}
-	}
-	if len(kept) == 0 {
-		kept = all
-	}
-	return kept[:min(len(kept), maxKeywords)]
-}
-
-// matches holds one keyword's matches: per tool, the strongest.
-type matches []int32
-
-func (m matches) set(i int32, v int32) { m[i] = max(m[i], v) }
-
-func (m matches) setAll(ids []int32, v int32) {
-	for _, i := range ids {
-		m.set(i, v)
-	}
-}
-
-// match records how strongly k matches each tool.
-func (x *Index) match(k keyword, m matches) {
-	first := k.stems[0]
-	if len(k.stems) == 1 {
-		m.setAll(x.name[first], byNameWord)
-		m.setAll(x.hint[first], byHint)
-		m.setAll(x.desc[first], byDesc)
-		if len(first) >= 3 {
-			x.prefixes(x.hintVocab, x.hint, first, func(ids []int32) { m.setAll(ids, byHintPrefix) })
-			x.prefixes(x.descVocab, x.desc, first, func(ids []int32) { m.setAll(ids, byDescPrefix) })
-		}
-		for _, syn := range x.synonyms[first] {
-			m.setAll(x.name[syn], bySynonym)
-			m.setAll(x.hint[syn], bySynonym)
-			m.setAll(x.desc[syn], bySynonym)
-		}
-	} else {
-		for _, i := range x.name[first] {
-			switch words := x.entries[i].words; {
-			case run(words, k.stems):
-				m.set(i, byNameWord)
-			case containsAll(words, k.stems):
-				m.set(i, byNamePart) // issue_list for list_issues
-			}
-		}
-		m.setAll(allOf(x.hint, k.stems), byHint)
-		m.setAll(allOf(x.desc, k.stems), byDesc)
-	}
-	if len(k.compact) >= 3 {
-		x.substrings(k.compact, func(i int32) { m.set(i, byNamePart) })
-	}
-}
-
-// prefixes calls f with the postings of every stem in vocab that starts
-// with p (other than p itself).
-func (x *Index) prefixes(vocab []string, p postings, prefix string, f func([]int32)) {
-	for j := sort.SearchStrings(vocab, prefix); j < len(vocab) && strings.HasPrefix(vocab[j], prefix); j++ {
-		if vocab[j] != prefix {
-			f(p[vocab[j]])
-		}
-	}
-}
-
-// substrings calls f once for each tool whose compact name contains sub.
-func (x *Index) substrings(sub string, f func(int32)) {
-	for pos := 0; ; {
-		j := strings.Index(x.names[pos:], sub)
-		if j < 0 {
-			return
-		}
-		off := pos + j
-		i := sort.SearchInts(x.starts, off+1) - 1
-		f(int32(i))
-		if i+1 >= len(x.starts) {
-			return
-		}
-		pos = x.starts[i+1]
-	}
-}
-
-// run reports whether seq holds sub as a contiguous run.
-func run(seq, sub []string) bool {
-	for i := 0; i+len(sub) <= len(seq); i++ {
-		if slices.Equal(seq[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsAll(seq, sub []string) bool {
-	for _, w := range sub {
-		if !slices.Contains(seq, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// allOf returns the tools whose postings hold every stem.
-func allOf(p postings, stems []string) []int32 {
+// substrings returns the tools whose compact name contains sub.
+func (x *Index) substrings(sub string) []int32 {
 	var out []int32
-	for _, i := range p[stems[0]] {
-		ok := true
-		for _, s := range stems[1:] {
-			if _, found := slices.BinarySearch(p[s], i); !found {
-				ok = false
+	for _, g := range x.groups {
+		for pos := 0; ; {
+			j := strings.Index(g.names[pos:], sub)
+			if j < 0 {
 				break
 			}
-		}
-		if ok {
-			out = append(out, i)
+			// The name holding the match is the last one starting at or before it.
+			i, _ := slices.BinarySearch(g.starts, int32(pos+j)+1)
+			i--
+			out = append(out, g.ids[i])
+			if i+1 >= len(g.starts) {
+				break
+			}
+			pos = int(g.starts[i+1])
 		}
 	}
 	return out
 }
 
-// compare orders two hits, better first: the exact name; more keywords
-// matched; stronger matches (the tiers). Within a tier MCP comes before
-// builtin; then the tool whose own name the query covers better comes
-// first (list_issues before list_issue_comments for "list issues": the
-// nearest thing to an exact name), and last the name decides.
+// compare orders two tools, better first: the tools the query names;
+// for a single keyword, the tier and then MCP before builtin (SRCH-5);
+// the score; MCP before builtin; the tool with less of its name left
+// unmatched (list_issues before list_issue_comments); for a query that
+// reads, the tool that does not destroy; and only then the name.
 func (s *scores) compare(a, b int32) int {
-	switch {
-	case a == s.exact || b == s.exact:
-		if a == s.exact {
+	p := s.plan
+	if xa, xb := slices.Contains(p.exact, a), slices.Contains(p.exact, b); xa != xb {
+		if xa {
 			return -1
 		}
 		return 1
-	case s.count[a] != s.count[b]:
-		return int(s.count[b] - s.count[a])
-	case s.sum[a] != s.sum[b]:
-		return int(s.sum[b] - s.sum[a])
 	}
-	ea, eb := &s.x.entries[a], &s.x.entries[b]
+	ea, eb := s.x.entry(a), s.x.entry(b)
+	if p.single {
+		if s.tier[a] != s.tier[b] {
+			return int(s.tier[b]) - int(s.tier[a])
+		}
+		if ea.mcp != eb.mcp {
+			return kindOrder(ea, eb)
+		}
+	}
+	if s.score != nil && s.score[a] != s.score[b] {
+		if s.score[a] > s.score[b] {
+			return -1
+		}
+		return 1
+	}
 	if ea.mcp != eb.mcp {
-		return s.x.compareTie(a, b)
+		return kindOrder(ea, eb)
 	}
-	if ua, ub := s.left(a), s.left(b); ua != ub {
-		return int(ua) - int(ub)
+	if s.left != nil && s.left[a] != s.left[b] {
+		return int(s.left[a]) - int(s.left[b])
 	}
-	return s.x.compareTie(a, b)
-}
-
-// left counts the words of tool i's own name (stop words aside) that no
-// keyword matched, directly or as a synonym.
-func (s *scores) left(i int32) int8 {
-	if s.uncovered == nil {
-		s.uncovered = make([]int8, len(s.sum))
-		for j := range s.uncovered {
-			s.uncovered[j] = -1
+	if len(p.kws) > 0 {
+		if ha, hb := harm(ea), harm(eb); ha != hb {
+			return ha - hb
 		}
 	}
-	if s.uncovered[i] < 0 {
-		n := 0
-		for _, w := range s.x.entries[i].part {
-			if !slices.Contains(s.stems, w) {
-				n++
-			}
-		}
-		s.uncovered[i] = int8(min(n, 127))
+	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
+		return c
 	}
-	return s.uncovered[i]
+	return int(a) - int(b)
 }
 
-// top returns the best k hits in order, without sorting all of them.
-func (s *scores) top(k int) []int32 {
+func kindOrder(a, b *entry) int {
+	if a.mcp {
+		return -1
+	}
+	return 1
+}
+
+// harm orders tools by what a call may do: read-only, undeclared or
+// writing, destructive.
+func harm(e *entry) int {
+	switch {
+	case e.tool.Annotations.ReadOnly():
+		return 0
+	case e.tool.Annotations.Destructive():
+		return 2
+	}
+	return 1
+}
+
+// top returns the best k of ids in order, without sorting all of them.
+func (s *scores) top(ids []int32, k int) []int32 {
 	out := make([]int32, 0, k+1)
-	for _, h := range s.hits {
+	for _, h := range ids {
 		if len(out) == k && s.compare(h, out[k-1]) >= 0 {
 			continue
 		}

@@ -138,9 +138,11 @@ func TestTierOrder(t *testing.T) {
 	}
 }
 
-// SRCH-5 (multi-word queries): a tool matching every keyword ranks above
-// one matching only some, whatever the tiers; fewer than half is no hit.
-// The confusable pair is ordered by how much of the name the query covers.
+// SRCH-5 (multi-word queries, revised): keywords combine in a ranking
+// function; a tool a keyword matches in its name is never dropped for the
+// other keywords (the old half-of-the-keywords cutoff is gone), and a query
+// returns nothing only when no keyword matches anything. The confusable
+// pair is ordered by how much of the name the query covers.
 func TestMultiWord(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("gh", "list_issue_comments", "Get comments for an issue."),
@@ -148,22 +150,27 @@ func TestMultiWord(t *testing.T) {
 		mcpTool("gh", "label_issue", "Add a label."),
 		mcpTool("db", "rows", "List rows, filtered by label, of an issue table."),
 		mcpTool("gh", "label", "Manage labels."),
+		mcpTool("zz", "unrelated", "Nothing to see."),
 	}
 	got := names(doSearch(t, tools, q("list issues label")))
 	want := []string{
-		"mcp__db__rows",                                // all three words, description only
-		"mcp__gh__label_issue", "mcp__gh__list_issues", // two words of the name
+		"mcp__gh__list_issues", "mcp__gh__label_issue", // two words of the name, all of it
 		"mcp__gh__list_issue_comments", // two words, more of the name left over
+		"mcp__gh__label",               // one word: ranked low, not dropped
+		"mcp__db__rows",                // every word, in the description only
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	// mcp__gh__label matches one keyword of three: no hit.
-	if slices.Contains(got, "mcp__gh__label") {
-		t.Errorf("a tool matching a third of the keywords is a hit: %v", got)
-	}
 	if got := names(doSearch(t, tools, q("list issues"))); got[0] != "mcp__gh__list_issues" {
 		t.Errorf(`"list issues": got %v, want mcp__gh__list_issues first`, got)
+	}
+	// A sentence of names, values and filler still finds the tool.
+	if got := names(doSearch(t, tools, q(`could you please list the open issues of acme/widgets for Dana "urgent"`))); len(got) == 0 || got[0] != "mcp__gh__list_issues" {
+		t.Errorf("a sentence: got %v, want mcp__gh__list_issues first", got)
+	}
+	if res := doSearch(t, tools, q("quantum entanglement")); res.Total != 0 {
+		t.Errorf("no keyword matches anything: got %v, want nothing", names(res))
 	}
 }
 

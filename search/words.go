@@ -43,11 +43,14 @@ func words(text string) []string {
 	return out
 }
 
-// stem folds the endings that most often hide a match: plurals (issues,
-// entries, branches), -ing, -ed, -ion and a final e, so that "listing",
-// "lists" and "list", or "create", "creating" and "creation", meet. It is
-// applied alike to queries and to what they are matched against, so it
-// needs to be consistent, not linguistically right.
+// stem folds plurals (issues, entries, branches), -ing and -ed, and a
+// final e, so that "listing", "lists" and "list", or "create", "created"
+// and "creating", meet. It leaves -ion alone: "execution" and "execute"
+// name different things. A match through the stem alone (issues for
+// issue) ranks below a match of the word as written, so singular and
+// plural stay a signal. It is applied alike to queries and to what they
+// are matched against, so it needs to be consistent, not linguistically
+// right.
 func stem(w string) string {
 	if len(w) <= 3 {
 		return w
@@ -67,8 +70,6 @@ func stem(w string) string {
 		w = undouble(w[:len(w)-3])
 	case strings.HasSuffix(w, "ed") && len(w) >= 6:
 		w = undouble(w[:len(w)-2])
-	case strings.HasSuffix(w, "ion") && len(w) >= 7:
-		w = w[:len(w)-3]
 	}
 	if strings.HasSuffix(w, "e") && len(w) >= 4 {
 		w = w[:len(w)-1]
@@ -86,30 +87,22 @@ func undouble(w string) string {
 	return w
 }
 
-// indexStems returns the stems of text's words and, for a word that
-// camelCase splits (JavaScript, GitHub), of the whole word too: a query
-// may write it either way.
-func indexStems(text string) []string {
-	out := stems(text)
+// indexWords returns text's words and, for a word that camelCase splits
+// (JavaScript, GitHub), the whole word too: a query may write it either
+// way.
+func indexWords(text string) []string {
+	out := words(text)
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if len(words(f)) > 1 {
-			out = append(out, stem(strings.ToLower(f)))
+			out = append(out, strings.ToLower(f))
 		}
 	}
 	return out
 }
 
-// stems returns the stems of text's words.
-func stems(text string) []string {
-	ws := words(text)
-	for i, w := range ws {
-		ws[i] = stem(w)
-	}
-	return ws
-}
-
-// stopWords carry no meaning in a query ("how do I list the issues").
-// They are dropped from queries that have other words.
+// stopWords carry no meaning in a query ("how do I list the issues",
+// "what's on my calendar"). They are dropped from queries that have other
+// words, and from descriptions when phrases are compared.
 var stopWords = map[string]bool{
 	"a": true, "an": true, "the": true, "to": true, "of": true, "for": true,
 	"in": true, "on": true, "at": true, "by": true, "with": true, "from": true,
@@ -121,42 +114,106 @@ var stopWords = map[string]bool{
 	"would": true, "will": true, "please": true, "want": true, "need": true,
 	"some": true, "any": true, "all": true, "using": true, "use": true,
 	"via": true, "as": true, "tool": true, "tools": true, "there": true, "here": true,
+	"who": true, "am": true, "was": true, "were": true, "has": true, "have": true,
+	"had": true, "been": true, "if": true, "so": true, "then": true, "than": true,
+	"just": true, "also": true, "about": true, "s": true, "t": true, "let": true,
+	"lets": true, "someone": true, "something": true, "did": true, "why": true,
+	"where": true, "when": true, "whether": true, "them": true, "they": true,
+	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
 }
 
-// synonymGroups are words a model uses for one another. A match through a
-// synonym counts as matching the word, but scores below every literal
-// match, so it widens recall without reordering the tiers.
+// readVerbs and harmVerbs say what a query means to do, read or destroy;
+// with the tools' annotations they order tools that match alike (a
+// destructive tool never wins a tie for a read-like query).
+var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
+	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
+	"status", "inspect", "display", "print", "retrieve", "query")
+
+var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", "purge",
+	"wipe", "uninstall", "cancel", "stop", "terminate", "overwrite", "forget",
+	"clear", "reset", "refund", "revoke", "unlink", "trash")
+
+func wordSet(ws ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[stem(w)] = true
+	}
+	return out
+}
+
+// synonymGroups are words a model uses for one another, for the verbs and
+// nouns tools are named with. A match through a synonym counts as
+// matching the word, below the word itself.
 var synonymGroups = [][]string{
-	{"delete", "remove", "erase", "destroy", "drop"},
-	{"create", "add", "new", "make", "insert"},
-	{"get", "fetch", "read", "retrieve", "show", "view"},
-	{"find", "search", "lookup", "query", "locate", "grep"},
-	{"update", "edit", "modify", "change", "patch", "set", "rename"},
-	{"run", "execute", "exec", "invoke", "call", "trigger"},
-	{"send", "post", "publish"},
-	{"list", "enumerate"},
+	// verbs
+	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink"},
+	{"create", "add", "new", "make", "insert", "open", "write", "post"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "open", "list", "describe", "lookup"},
+	{"list", "enumerate", "show", "all", "browse"},
+	{"find", "search", "lookup", "query", "locate", "grep", "look"},
+	{"update", "edit", "modify", "change", "patch", "set", "rename", "replace"},
+	{"run", "execute", "exec", "invoke", "call", "trigger", "launch"},
+	{"send", "post", "publish", "message", "notify", "text"},
+	{"select", "pick", "choose"},
+	{"start", "launch", "boot", "resume"},
+	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause"},
+	{"upload", "put", "attach"},
+	{"download", "save", "export"},
+	{"move", "transfer", "transition"},
+	{"copy", "duplicate", "clone", "fork"},
+	{"install", "deploy", "apply"},
+	{"rerun", "retry", "restart"},
+	{"reply", "respond", "answer"},
+	{"approve", "review"},
+	{"navigate", "visit", "goto", "open", "browse"},
+	{"click", "press", "tap"},
+	{"type", "enter", "input", "fill"},
+	{"share", "grant", "invite"},
+	// nouns
 	{"directory", "folder", "dir"},
 	{"repository", "repo"},
 	{"pr", "pull"},
-	{"database", "db", "sql"},
+	{"database", "db"},
 	{"kubernetes", "k8s", "kube"},
-	{"screenshot", "capture", "snapshot"},
-	{"navigate", "visit", "goto"},
-	{"message", "msg", "chat"},
+	{"screenshot", "capture", "picture", "snapshot"},
+	{"message", "msg", "chat", "text", "sms"},
 	{"image", "picture", "photo", "img"},
-	{"schedule", "cron"},
-	{"history", "log"},
+	{"schedule", "cron", "later"},
+	{"history", "log", "logs"},
 	{"issue", "ticket", "bug"},
-	{"user", "member", "person", "people"},
-	{"email", "mail"},
-	{"memory", "remember", "knowledge"},
-	{"download", "save"},
+	{"user", "member", "person", "people", "account", "profile"},
+	{"email", "mail", "message"},
+	{"memory", "remember", "knowledge", "graph", "fact"},
 	{"container", "pod"},
-	{"stop", "cancel", "kill", "terminate"},
+	{"event", "meeting", "appointment"},
+	{"column", "field", "schema"},
+	{"charge", "payment"},
+	{"sprint", "cycle"},
+	{"chargeback", "dispute"},
+	{"stock", "inventory"},
+	{"price", "cost", "spend", "pricing"},
+	{"webpage", "page", "website", "site"},
+	{"doc", "document", "file"},
+	{"wiki", "page"},
+	{"dropdown", "option", "select"},
+	{"popup", "dialog", "alert"},
+	{"channel", "room"},
+	{"label", "tag"},
+	{"commit", "change"},
+	{"error", "exception", "crash"},
+	{"slow", "top", "performance"},
+	{"server", "instance", "machine", "host"},
+	{"phone", "sms", "call"},
+	{"time", "date", "clock"},
+	{"nearby", "local"},
+	{"spreadsheet", "sheet"},
+	{"mongo", "mongodb"},
+	{"ci", "workflow", "pipeline", "job", "build"},
+	{"entity", "node"},
 }
 
-// synonyms maps each stem to the stems of its synonyms.
-func synonyms() map[string][]string {
+// synonymTable maps each stem to the stems of its synonyms, built once.
+var synonymTable = func() map[string][]string {
 	out := map[string][]string{}
 	for _, g := range synonymGroups {
 		for _, a := range g {
@@ -168,4 +225,33 @@ func synonyms() map[string][]string {
 		}
 	}
 	return out
+}()
+
+// oneEdit reports whether a and b are at most one edit apart: one letter
+// inserted, deleted, replaced, or two neighbours swapped.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if i == len(a) {
+			return true
+		}
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	}
+	return false
 }
