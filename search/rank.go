@@ -2,6 +2,8 @@ package search
 
 import (
 	"math"
+
+	"github.com/execlua/execlua/pool"
 	"slices"
 	"strings"
 	"unicode"
@@ -29,15 +31,33 @@ const (
 	qPrefix  = 0.5
 	qTypo    = 0.6
 
-	valueWeight = 0.3 // a keyword that looks like an argument value
+	valueWeight = 0.3  // a keyword that looks like an argument value
+	stopWeight  = 0.15 // a stop word, among other keywords
+	idfPower    = 0.5  // flattens rarity: a rare word must not drown the rest
 
-	bonusCover   = 2.0  // times the share of the tool's own name the query covers
-	bonusSurface = 0.3  // per keyword written as in the name (issue, not issues)
-	bonusOrder   = 0.6  // per pair of name words in the query's order
-	bonusPhrase  = 0.4  // per pair of description words in the query's order
-	readPenalty  = 0.85 // a destructive tool, for a read-like query
-	harmBoost    = 1.1  // a destructive tool, for a query that destroys
+	bonusCover   = 2.0 // times the share of the tool's own name the query covers
+	bonusSurface = 0.3 // per keyword written as in the name (issue, not issues)
+	bonusOrder   = 0.6 // per pair of name words in the query's order
+	bonusPhrase  = 0.4 // per pair of description words in the query's order
 )
+
+// weigh is how well a tool's annotations fit the intent: a query that
+// reads prefers tools that only read, one that changes things prefers
+// tools that do, and only one that destroys prefers destructive tools.
+// The factors are small: they decide between tools that match alike.
+func (i intent) weigh(a *pool.Annotations) float64 {
+	switch {
+	case i == reads && a.Destructive():
+		return 0.8
+	case i == reads && !a.ReadOnly():
+		return 0.93
+	case i == acts && a.ReadOnly():
+		return 0.9
+	case i == harms && a.Destructive():
+		return 1.1
+	}
+	return 1
+}
 
 // Single-keyword tiers (SRCH-5), strongest last.
 const (
@@ -58,27 +78,39 @@ func fieldTier(f int) int8 {
 	return tierDesc
 }
 
+// intent is what a query means to do, from its first word; a query that
+// starts with a noun reads.
+type intent int8
+
+const (
+	reads intent = iota
+	acts
+	harms
+	runs // run, execute: could read or write
+)
+
 // plan is a keyword query, prepared.
 type plan struct {
 	kws     []keyword
 	exact   []int32 // the tools the query names exactly
 	single  bool    // one keyword: the tiers decide first
 	meaning float64 // how many keywords are not values
-	read    bool    // the query reads (get, list, show ...)
-	harm    bool    // the query destroys (delete, remove ...)
+	intent  intent  // what the query means to do
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
 }
 
 type reach struct {
-	k       int
+	k       int // the keyword
+	pos     int // its position among the keywords that are not stop words
 	literal bool
 }
 
 type keyword struct {
 	word, stem string
 	weight     float64
+	stop       bool
 	vars       []variant
 }
 
@@ -104,6 +136,24 @@ func (x *Index) idf(df int32) float64 {
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// serverWord reports whether stem names a server (or a namespace) and no
+// tool by its own name.
+func (x *Index) serverWord(stem string) bool {
+	p, ok := x.words.get(stem)
+	return ok && len(p.f[fServer]) > 0 && len(p.f[fName]) == 0
+}
+
+// rarity weighs keyword k reaching a tool through v: by the more common
+// of its own word and the word it reaches (open reaching create through a
+// synonym is as common as create).
+func (x *Index) rarity(k keyword, v variant) float64 {
+	df := v.p.df
+	if len(k.vars) > 0 && k.vars[0].literal {
+		df = max(df, k.vars[0].p.df)
+	}
+	return math.Pow(x.idf(df), idfPower)
+}
+
 func (x *Index) score(text string) *scores {
 	p := x.plan(text)
 	n := int(x.next)
@@ -121,8 +171,11 @@ func (x *Index) score(text string) *scores {
 	}
 	for _, k := range p.kws {
 		for _, v := range k.vars {
-			w := v.q * x.idf(v.p.df)
+			w := v.q * x.rarity(k, v)
 			for f, ids := range v.p.f {
+				if k.stop && f > fServer {
+					break // a stop word counts only as a word of a name (get_me)
+				}
 				for _, id := range ids {
 					set(id, weights[f]*w)
 					if p.single && v.literal {
@@ -131,7 +184,7 @@ func (x *Index) score(text string) *scores {
 				}
 			}
 		}
-		if c := compact(k.word); len(c) >= 3 {
+		if c := compact(k.word); len(c) >= 3 && !k.stop {
 			subs := x.substrings(c)
 			w := wSubstring * x.idf(int32(len(subs)))
 			for _, id := range subs {
@@ -178,13 +231,13 @@ func (s *scores) finish(id int32) {
 			continue
 		}
 		covered++
-		if r.literal && p.kws[r.k].word == nw.word {
+		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
 			bonus += bonusSurface
 		}
-		if prev >= 0 && r.k == prev+1 {
+		if prev >= 0 && r.pos > prev {
 			bonus += bonusOrder
 		}
-		prev = r.k
+		prev = r.pos
 	}
 	if words > 0 && covered > 0 {
 		bonus += bonusCover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
@@ -193,20 +246,11 @@ func (s *scores) finish(id int32) {
 	for i := 0; i+1 < len(e.desc); i++ {
 		a, okA := p.byStem[e.desc[i]]
 		b, okB := p.byStem[e.desc[i+1]]
-		if okA && okB && b.k == a.k+1 {
+		if okA && okB && b.pos == a.pos+1 {
 			bonus += bonusPhrase
 		}
 	}
-	v := s.score[id] + bonus
-	if e.tool.Annotations.Destructive() {
-		switch {
-		case p.harm:
-			v *= harmBoost
-		case p.read:
-			v *= readPenalty
-		}
-	}
-	s.score[id] = v
+	s.score[id] = (s.score[id] + bonus) * p.intent.weigh(&e.tool.Annotations)
 }
 
 // plan splits a query into keywords and looks their words up.
@@ -223,7 +267,8 @@ func (x *Index) plan(text string) *plan {
 			p.exact = ids // a bare name: every tool of that name
 		}
 	}
-	var all, kept []keyword
+	var all []keyword
+	kept, verb := 0, false
 	for _, tok := range tokens(text) {
 		for _, w := range words(tok.text) {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
@@ -233,31 +278,52 @@ func (x *Index) plan(text string) *plan {
 			if tok.value || mixed(w) {
 				k.weight = valueWeight
 			}
-			p.read = p.read || readVerbs[k.stem]
-			p.harm = p.harm || harmVerbs[k.stem]
+			if !verb && k.weight == 1 && !stopWords[w] && !x.serverWord(k.stem) {
+				verb = true
+				switch {
+				case harmVerbs[w]:
+					p.intent = harms
+				case actVerbs[w]:
+					p.intent = acts
+				case runVerbs[w]:
+					p.intent = runs
+				}
+			}
 			all = append(all, k)
 			if !stopWords[w] {
-				kept = append(kept, k)
+				kept++
 			}
 		}
 	}
-	if len(kept) == 0 {
-		kept = all
+	p.single = kept == 1
+	if kept == 0 {
+		p.single = len(all) == 1
+	} else {
+		// Stop words stay, weighed low and matched in names only: "who am
+		// I" is get_me.
+		for i := range all {
+			if stopWords[all[i].word] {
+				all[i].stop, all[i].weight = true, stopWeight
+			}
+		}
 	}
-	p.kws = kept[:min(len(kept), maxKeywords)]
-	p.single = len(p.kws) == 1
+	p.kws = all[:min(len(all), maxKeywords)]
 	for _, k := range p.kws {
 		if k.weight == 1 {
 			p.meaning++
 		}
 	}
 	p.meaning = max(p.meaning, 1)
+	pos := 0
 	for i := range p.kws {
 		k := &p.kws[i]
+		if !k.stop {
+			pos++
+		}
 		x.variants(k)
 		for _, v := range k.vars {
 			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
-				p.byStem[v.stem] = reach{k: i, literal: v.literal}
+				p.byStem[v.stem] = reach{k: i, pos: pos, literal: v.literal}
 			}
 		}
 	}
@@ -315,7 +381,7 @@ func tokens(text string) []token {
 		if quote != 0 && len(f) > 1 && strings.ContainsAny(f[len(f)-1:], "\"'`”’") || quote != 0 && len(f) == 1 && t.value && f[0] != byte(quote) {
 			quote = 0
 		}
-		if strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) {
+		if dot := strings.LastIndexByte(f, '.'); strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) || dot > 0 && dot < len(f)-1 {
 			t.value = true
 		}
 		out = append(out, t)
@@ -402,13 +468,13 @@ func (s *scores) compare(a, b int32) int {
 	if ea.mcp != eb.mcp {
 		return kindOrder(ea, eb)
 	}
-	if s.left != nil && s.left[a] != s.left[b] {
-		return int(s.left[a]) - int(s.left[b])
-	}
 	if len(p.kws) > 0 {
 		if ha, hb := harm(ea), harm(eb); ha != hb {
 			return ha - hb
 		}
+	}
+	if s.left != nil && s.left[a] != s.left[b] {
+		return int(s.left[a]) - int(s.left[b])
 	}
 	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
 		return c

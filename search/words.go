@@ -122,12 +122,22 @@ var stopWords = map[string]bool{
 	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
 }
 
-// readVerbs and harmVerbs say what a query means to do, read or destroy;
-// with the tools' annotations they order tools that match alike (a
-// destructive tool never wins a tie for a read-like query).
+// readVerbs, actVerbs and harmVerbs say what a query means to do: read,
+// change or destroy, when its first word (after stop words, values and
+// server names) is one of them, as written: "comments" is a noun. With the
+// tools' annotations they weigh tools that match alike (a destructive tool
+// never wins a tie for a read-like query).
 var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
 	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
 	"status", "inspect", "display", "print", "retrieve", "query")
+
+var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
+	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
+	"assign", "schedule", "start", "invoke", "call", "reply", "comment", "rename",
+	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve")
+
+// runVerbs run something that may read or write: they say nothing.
+var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
 
 var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", "purge",
 	"wipe", "uninstall", "cancel", "stop", "terminate", "overwrite", "forget",
@@ -136,7 +146,7 @@ var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", 
 func wordSet(ws ...string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range ws {
-		out[stem(w)] = true
+		out[w] = true
 	}
 	return out
 }
@@ -147,12 +157,14 @@ func wordSet(ws ...string) map[string]bool {
 var synonymGroups = [][]string{
 	// verbs
 	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink"},
-	{"create", "add", "new", "make", "insert", "open", "write", "post"},
-	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "open", "list", "describe", "lookup"},
-	{"list", "enumerate", "show", "all", "browse"},
+	{"create", "add", "new", "make", "insert", "open"},
+	{"write", "save", "store", "put", "overwrite"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup"},
+	{"list", "enumerate", "show", "browse"},
+	{"sql", "query", "select"},
 	{"find", "search", "lookup", "query", "locate", "grep", "look"},
 	{"update", "edit", "modify", "change", "patch", "set", "rename", "replace"},
-	{"run", "execute", "exec", "invoke", "call", "trigger", "launch"},
+	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
 	{"send", "post", "publish", "message", "notify", "text"},
 	{"select", "pick", "choose"},
 	{"start", "launch", "boot", "resume"},
