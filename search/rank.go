@@ -22,24 +22,36 @@ import (
 // of the name (the server's words count), a substring of the name, the
 // searchHint, the description, then a synonym, prefix or near spelling;
 // MCP tools before builtins within a tier.
-var weights = [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1}
+//
+// The weights were chosen by measurement on the development half of the
+// evaluation set (testdata/search/eval/dev.json); the README lists what
+// each signal is worth there.
+var params = ranking{
+	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5},
+	substring: 1.2,
+	synonym:   0.6, prefix: 0.5, typo: 0.6,
+	value: 0.3, stop: 0.15,
+	idfPower: 0.5,
+	coord:    0.75,
+	cover:    2, surface: 0.3, order: 0.6, phrase: 0.4,
+	intent: true,
+}
 
-const (
-	wSubstring = 1.2 // a substring of the name (sql in mysql)
-
-	qSynonym = 0.6
-	qPrefix  = 0.5
-	qTypo    = 0.6
-
-	valueWeight = 0.3  // a keyword that looks like an argument value
-	stopWeight  = 0.15 // a stop word, among other keywords
-	idfPower    = 0.5  // flattens rarity: a rare word must not drown the rest
-
-	bonusCover   = 2.0 // times the share of the tool's own name the query covers
-	bonusSurface = 0.3 // per keyword written as in the name (issue, not issues)
-	bonusOrder   = 0.6 // per pair of name words in the query's order
-	bonusPhrase  = 0.4 // per pair of description words in the query's order
-)
+type ranking struct {
+	fields    [nFields]float64 // per field a keyword is found in
+	substring float64          // a substring of the name (sql in mysql)
+	// How a keyword reaches a word other than its own, relative to itself.
+	synonym, prefix, typo float64
+	value                 float64 // a keyword that looks like an argument value
+	stop                  float64 // a stop word, among other keywords
+	idfPower              float64 // flattens rarity: a rare word must not drown the rest
+	coord                 float64 // how much the share of the query a tool covers scales its score
+	cover                 float64 // times the share of the tool's own name the query covers
+	surface               float64 // per keyword written as in the name (issue, not issues)
+	order                 float64 // per pair of neighbouring name words in the query's order
+	phrase                float64 // per pair of description words next to each other in the query
+	intent                bool    // whether annotations weigh against the query's intent
+}
 
 // weigh is how well a tool's annotations fit the intent: a query that
 // reads prefers tools that only read, one that changes things prefers
@@ -47,6 +59,8 @@ const (
 // The factors are small: they decide between tools that match alike.
 func (i intent) weigh(a *pool.Annotations) float64 {
 	switch {
+	case !params.intent:
+		return 1
 	case i == reads && a.Destructive():
 		return 0.8
 	case i == reads && !a.ReadOnly():
@@ -95,6 +109,7 @@ type plan struct {
 	exact   []int32 // the tools the query names exactly
 	single  bool    // one keyword: the tiers decide first
 	meaning float64 // how many keywords are not values
+	weight  float64 // the keywords' weights, stop words aside
 	intent  intent  // what the query means to do
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
@@ -128,7 +143,10 @@ type scores struct {
 	score []float64 // per tool id
 	tier  []int8    // per tool id, for a single keyword
 	left  []int8    // per tool id: own-name words the query does not reach
-	hits  []int32
+	// covered is, per tool id, the weight of the keywords (stop words
+	// aside) that reach it.
+	covered []float64
+	hits    []int32
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -151,13 +169,13 @@ func (x *Index) rarity(k keyword, v variant) float64 {
 	if len(k.vars) > 0 && k.vars[0].literal {
 		df = max(df, k.vars[0].p.df)
 	}
-	return math.Pow(x.idf(df), idfPower)
+	return math.Pow(x.idf(df), params.idfPower)
 }
 
 func (x *Index) score(text string) *scores {
 	p := x.plan(text)
 	n := int(x.next)
-	s := &scores{x: x, plan: p, score: make([]float64, n), left: make([]int8, n)}
+	s := &scores{x: x, plan: p, score: make([]float64, n), left: make([]int8, n), covered: make([]float64, n)}
 	if p.single {
 		s.tier = make([]int8, n)
 	}
@@ -177,7 +195,7 @@ func (x *Index) score(text string) *scores {
 					break // a stop word counts only as a word of a name (get_me)
 				}
 				for _, id := range ids {
-					set(id, weights[f]*w)
+					set(id, params.fields[f]*w)
 					if p.single && v.literal {
 						s.tier[id] = max(s.tier[id], fieldTier(f))
 					}
@@ -186,7 +204,7 @@ func (x *Index) score(text string) *scores {
 		}
 		if c := compact(k.word); len(c) >= 3 && !k.stop {
 			subs := x.substrings(c)
-			w := wSubstring * x.idf(int32(len(subs)))
+			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
 			for _, id := range subs {
 				set(id, w)
 				if p.single {
@@ -199,6 +217,9 @@ func (x *Index) score(text string) *scores {
 				s.hits = append(s.hits, id)
 			}
 			s.score[id] += cur[id] * k.weight
+			if !k.stop {
+				s.covered[id] += k.weight
+			}
 			cur[id] = 0
 		}
 		touched = touched[:0]
@@ -232,25 +253,29 @@ func (s *scores) finish(id int32) {
 		}
 		covered++
 		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
-			bonus += bonusSurface
+			bonus += params.surface
 		}
 		if prev >= 0 && r.pos > prev {
-			bonus += bonusOrder
+			bonus += params.order
 		}
 		prev = r.pos
 	}
 	if words > 0 && covered > 0 {
-		bonus += bonusCover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
+		bonus += params.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
 	}
 	s.left[id] = int8(min(words-covered, 100))
 	for i := 0; i+1 < len(e.desc); i++ {
 		a, okA := p.byStem[e.desc[i]]
 		b, okB := p.byStem[e.desc[i+1]]
 		if okA && okB && b.pos == a.pos+1 {
-			bonus += bonusPhrase
+			bonus += params.phrase
 		}
 	}
-	s.score[id] = (s.score[id] + bonus) * p.intent.weigh(&e.tool.Annotations)
+	coord := 1.0
+	if p.weight > 0 {
+		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
+	}
+	s.score[id] = (s.score[id] + bonus) * coord * p.intent.weigh(&e.tool.Annotations)
 }
 
 // plan splits a query into keywords and looks their words up.
@@ -270,13 +295,19 @@ func (x *Index) plan(text string) *plan {
 	var all []keyword
 	kept, verb := 0, false
 	for _, tok := range tokens(text) {
-		for _, w := range words(tok.text) {
+		ws := words(tok.text)
+		// An id such as web-5d8 or i-0abc123 makes its whole token a value.
+		value := tok.value || slices.ContainsFunc(ws, func(w string) bool {
+			_, known := x.words.get(stem(w))
+			return mixed(w) && !known
+		})
+		for _, w := range ws {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
 			}
 			k := keyword{word: w, stem: stem(w), weight: 1}
-			if tok.value || mixed(w) {
-				k.weight = valueWeight
+			if value {
+				k.weight = params.value
 			}
 			if !verb && k.weight == 1 && !stopWords[w] && !x.serverWord(k.stem) {
 				verb = true
@@ -303,7 +334,7 @@ func (x *Index) plan(text string) *plan {
 		// I" is get_me.
 		for i := range all {
 			if stopWords[all[i].word] {
-				all[i].stop, all[i].weight = true, stopWeight
+				all[i].stop, all[i].weight = true, params.stop
 			}
 		}
 	}
@@ -311,6 +342,9 @@ func (x *Index) plan(text string) *plan {
 	for _, k := range p.kws {
 		if k.weight == 1 {
 			p.meaning++
+		}
+		if !k.stop {
+			p.weight += k.weight
 		}
 	}
 	p.meaning = max(p.meaning, 1)
@@ -340,20 +374,20 @@ func (x *Index) variants(k *keyword) {
 	} else {
 		if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
-				k.vars = append(k.vars, variant{stem: key, q: qPrefix, p: p})
+				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
 			})
 		}
 		if len(k.word) >= 5 {
 			x.words.near(k.stem[:2], func(key string, p *post) {
 				if len(key) >= 4 && (oneEdit(key, k.stem) || oneEdit(key, k.word)) && !strings.HasPrefix(key, k.stem) {
-					k.vars = append(k.vars, variant{stem: key, q: qTypo, p: p})
+					k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
 				}
 			})
 		}
 	}
 	for _, syn := range synonymTable[k.stem] {
 		if p, ok := x.words.get(syn); ok {
-			k.vars = append(k.vars, variant{stem: syn, q: qSynonym, p: p})
+			k.vars = append(k.vars, variant{stem: syn, q: params.synonym, p: p})
 		}
 	}
 }
@@ -393,10 +427,10 @@ func isNumber(w string) bool {
 	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
-// mixed reports a word of letters and digits too long to be a name such as
-// s3, ec2 or k8s: an id (7f9c, 0abc123).
+// mixed reports a word of letters and digits: a name such as s3 or ec2,
+// or an id (5d8, 0abc123) when the pool does not know it.
 func mixed(w string) bool {
-	return len(w) > 3 && strings.IndexFunc(w, unicode.IsDigit) >= 0
+	return strings.IndexFunc(w, unicode.IsDigit) >= 0 && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // bareName strips what a model may copy along with a name: quotes and the

@@ -155,9 +155,9 @@ func TestMultiWord(t *testing.T) {
 	got := names(doSearch(t, tools, q("list issues label")))
 	want := []string{
 		"mcp__gh__list_issues", "mcp__gh__label_issue", // two words of the name, all of it
-		"mcp__gh__list_issue_comments", // two words, more of the name left over
-		"mcp__gh__label",               // one word: ranked low, not dropped
 		"mcp__db__rows",                // every word, in the description only
+		"mcp__gh__list_issue_comments", // two words, more of the name left over
+		"mcp__gh__label",               // one word of three: ranked low, not dropped
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

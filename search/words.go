@@ -151,11 +151,10 @@ func wordSet(ws ...string) map[string]bool {
 	return out
 }
 
-// synonymGroups are words a model uses for one another, for the verbs and
-// nouns tools are named with. A match through a synonym counts as
-// matching the word, below the word itself.
-var synonymGroups = [][]string{
-	// verbs
+// verbGroups and nounGroups are words a model uses for one another, for
+// the verbs and nouns tools are named with. A match through a synonym
+// counts as matching the word, below the word itself.
+var verbGroups = [][]string{
 	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink"},
 	{"create", "add", "new", "make", "insert", "open"},
 	{"write", "save", "store", "put", "overwrite"},
@@ -163,15 +162,15 @@ var synonymGroups = [][]string{
 	{"list", "enumerate", "show", "browse"},
 	{"sql", "query", "select"},
 	{"find", "search", "lookup", "query", "locate", "grep", "look"},
-	{"update", "edit", "modify", "change", "patch", "set", "rename", "replace"},
+	{"update", "edit", "modify", "change", "patch", "set", "replace"},
 	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
-	{"send", "post", "publish", "message", "notify", "text"},
+	{"send", "post", "publish", "message", "notify"},
 	{"select", "pick", "choose"},
 	{"start", "launch", "boot", "resume"},
 	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause"},
 	{"upload", "put", "attach"},
 	{"download", "save", "export"},
-	{"move", "transfer", "transition"},
+	{"move", "transfer", "transition", "rename"},
 	{"copy", "duplicate", "clone", "fork"},
 	{"install", "deploy", "apply"},
 	{"rerun", "retry", "restart"},
@@ -181,7 +180,10 @@ var synonymGroups = [][]string{
 	{"click", "press", "tap"},
 	{"type", "enter", "input", "fill"},
 	{"share", "grant", "invite"},
-	// nouns
+}
+
+var nounGroups = [][]string{
+	{"me", "i", "my", "myself", "whoami"},
 	{"directory", "folder", "dir"},
 	{"repository", "repo"},
 	{"pr", "pull"},
@@ -196,7 +198,6 @@ var synonymGroups = [][]string{
 	{"user", "member", "person", "people", "account", "profile"},
 	{"email", "mail", "message"},
 	{"memory", "remember", "knowledge", "graph", "fact"},
-	{"container", "pod"},
 	{"event", "meeting", "appointment"},
 	{"column", "field", "schema"},
 	{"charge", "payment"},
@@ -215,7 +216,6 @@ var synonymGroups = [][]string{
 	{"error", "exception", "crash"},
 	{"slow", "top", "performance"},
 	{"server", "instance", "machine", "host"},
-	{"phone", "sms", "call"},
 	{"time", "date", "clock"},
 	{"nearby", "local"},
 	{"spreadsheet", "sheet"},
@@ -227,7 +227,7 @@ var synonymGroups = [][]string{
 // synonymTable maps each stem to the stems of its synonyms, built once.
 var synonymTable = func() map[string][]string {
 	out := map[string][]string{}
-	for _, g := range synonymGroups {
+	for _, g := range slices.Concat(verbGroups, nounGroups) {
 		for _, a := range g {
 			for _, b := range g {
 				if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
