@@ -71,6 +71,11 @@ const (
 type post struct {
 	df int32
 	f  [nFields][]int32
+	// mark and bits are a writer's scratch while it analyzes one tool: the
+	// analysis and the fields it found the stem in. A post is a writer's
+	// own copy until the Index is built; readers never look at them.
+	mark int32
+	bits uint8
 }
 
 // entry is one tool as the ranking reads it.
@@ -79,9 +84,6 @@ type entry struct {
 	group string
 	lower string     // lowercase name
 	own   []nameWord // the tool's own name (not its server's), in order
-	desc  []string   // description stems in order, stop words aside
-	// stems lists every stem the tool is posted under, with a bit per field.
-	stems map[string]uint8
 	mcp   bool
 }
 
@@ -184,6 +186,10 @@ type writer struct {
 	posts  map[string]*post
 	names  map[string][]int32
 	copied map[int32]bool
+	// touched is analyze's scratch: the posts of one tool; seq numbers the
+	// calls, to mark the posts touched.
+	touched []*post
+	seq     int32
 }
 
 // apply returns x without the groups in drop and with the groups in add.
@@ -194,9 +200,7 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y.groups = maps.Clone(x.groups)
 	w := &writer{y: &y, base: x, posts: map[string]*post{}, names: map[string][]int32{}, copied: map[int32]bool{}}
 	for _, key := range drop {
-		for _, id := range y.groups[key].ids {
-			w.remove(id)
-		}
+		w.removeGroup(y.groups[key])
 		delete(y.groups, key)
 	}
 	for key, tools := range add {
@@ -214,6 +218,7 @@ func (w *writer) post(stem string) *post {
 	p := &post{}
 	if old, ok := w.base.words.get(stem); ok {
 		*p = *old
+		p.mark = 0
 		for i := range p.f {
 			p.f[i] = slices.Clip(p.f[i]) // an append copies, never writes into x's list
 		}
@@ -244,23 +249,26 @@ func (w *writer) setEntry(id int32, e *entry) {
 	w.y.chunks[c][id%chunkSize] = e
 }
 
-func (w *writer) remove(id int32) {
-	e := w.y.entry(id)
-	for s, fields := range e.stems {
-		p := w.post(s)
-		p.df--
-		for f := range p.f {
-			if fields&(1<<f) != 0 {
-				p.f[f] = without(p.f[f], id)
+// removeGroup takes a group's tools out: their stems are found again the
+// way they were found when added.
+func (w *writer) removeGroup(g *group) {
+	ns := namespace(g.tools)
+	for i, id := range g.ids {
+		for _, p := range w.analyze(id, &g.tools[i], ns, nil) {
+			p.df--
+			for f := range p.f {
+				if p.bits&(1<<f) != 0 {
+					p.f[f] = without(p.f[f], id)
+				}
 			}
 		}
+		for _, n := range nameKeys(&g.tools[i]) {
+			w.names[n] = without(w.nameIDs(n), id)
+		}
+		w.setEntry(id, nil)
+		w.y.free = append(w.y.free, id)
+		w.y.live--
 	}
-	for _, n := range nameKeys(&e.tool) {
-		w.names[n] = without(w.nameIDs(n), id)
-	}
-	w.setEntry(id, nil)
-	w.y.free = append(w.y.free, id)
-	w.y.live--
 }
 
 // without returns ids without id, in a new slice.
@@ -319,74 +327,44 @@ func (w *writer) allocate() int32 {
 // words: they place a tool, they do not tell its tools apart.
 func namespace(tools []pool.Tool) map[string]bool {
 	out := map[string]bool{}
+	if len(tools) == 0 || tools[0].Kind != pool.MCP {
+		return out
+	}
+	splitWords(tools[0].Server, func(w string, _ bool) { out[stem(w)] = true })
+	if len(tools) < 4 {
+		return out
+	}
+	// A word shared by three quarters of the tools is in the first
+	// quarter's names: only those are counted.
 	count := map[string]int{}
-	for _, t := range tools {
-		if t.Kind != pool.MCP {
-			return out
-		}
-		for _, w := range words(t.Server) {
-			out[stem(w)] = true
-		}
-		seen := map[string]bool{}
-		for _, w := range words(t.ServerTool) {
-			if s := stem(w); !seen[s] {
-				seen[s] = true
+	var seen []string
+	for i, t := range tools {
+		seen = seen[:0]
+		splitWords(t.ServerTool, func(w string, whole bool) {
+			s := stem(w)
+			if whole || slices.Contains(seen, s) {
+				return
+			}
+			seen = append(seen, s)
+			if _, ok := count[s]; ok || 4*i <= len(tools) {
 				count[s]++
 			}
-		}
+		})
 	}
-	if len(tools) >= 4 {
-		for s, n := range count {
-			if 4*n >= 3*len(tools) {
-				out[s] = true
-			}
+	for s, n := range count {
+		if 4*n >= 3*len(tools) {
+			out[s] = true
 		}
 	}
 	return out
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) *entry {
-	e := &entry{tool: *t, group: key, lower: strings.ToLower(t.Name), stems: map[string]uint8{}, mcp: t.Kind == pool.MCP}
-	own := t.Name
-	if t.ServerTool != "" {
-		own = t.ServerTool
-	}
-	for _, word := range words(own) {
-		s := stem(word)
-		e.own = append(e.own, nameWord{word: word, stem: s, ns: ns[s]})
-	}
-	post := func(text string, field int) {
-		for _, word := range indexWords(text) {
-			e.stems[stem(word)] |= 1 << field
-		}
-	}
-	post(t.Server, fServer)
-	for _, nw := range e.own {
-		if nw.ns {
-			e.stems[nw.stem] |= 1 << fServer
-		} else {
-			e.stems[nw.stem] |= 1 << fName
-		}
-	}
-	if own != t.Name || len(words(own)) > 1 { // the whole camelCase word: GitHub, JavaScript
-		for _, word := range indexWords(own) {
-			if _, ok := e.stems[stem(word)]; !ok {
-				e.stems[stem(word)] |= 1 << fName
-			}
-		}
-	}
-	post(t.SearchHint, fHint)
-	post(t.Description, fDesc)
-	for _, word := range words(t.Description) {
-		if !stopWords[word] {
-			e.desc = append(e.desc, stem(word))
-		}
-	}
-	for s, fields := range e.stems {
-		p := w.post(s)
+	e := &entry{tool: *t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP}
+	for _, p := range w.analyze(id, t, ns, e) {
 		p.df++
 		for f := range p.f {
-			if fields&(1<<f) != 0 {
+			if p.bits&(1<<f) != 0 {
 				p.f[f] = append(p.f[f], id)
 			}
 		}
@@ -395,6 +373,47 @@ func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool)
 		w.names[n] = append(w.nameIDs(n), id)
 	}
 	return e
+}
+
+// analyze finds the stems tool id is posted under, returning their posts
+// (this writer's copies) with bits set to the fields, and fills e's own
+// name when e is not nil. ns is the namespace of the tool's server.
+func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) []*post {
+	w.touched = w.touched[:0]
+	w.seq++
+	mark := func(s string, f int) *post {
+		p := w.post(s)
+		if p.mark != w.seq {
+			p.mark, p.bits = w.seq, 0
+			w.touched = append(w.touched, p)
+		}
+		p.bits |= 1 << f
+		return p
+	}
+	own := t.Name
+	if t.ServerTool != "" {
+		own = t.ServerTool
+	}
+	splitWords(t.Server, func(word string, _ bool) { mark(stem(word), fServer) })
+	splitWords(own, func(word string, whole bool) {
+		s := stem(word)
+		switch {
+		case whole:
+			if p := w.post(s); p.mark != w.seq {
+				mark(s, fName)
+			}
+		case ns[s]:
+			mark(s, fServer)
+		default:
+			mark(s, fName)
+		}
+		if e != nil && !whole {
+			e.own = append(e.own, nameWord{word: word, stem: s, ns: ns[s]})
+		}
+	})
+	splitWords(t.SearchHint, func(word string, _ bool) { mark(stem(word), fHint) })
+	splitWords(t.Description, func(word string, _ bool) { mark(stem(word), fDesc) })
+	return w.touched
 }
 
 // compact keeps only letters and digits, so create_issue, create-issue and
@@ -451,10 +470,11 @@ func (x *Index) find(q query) ([]int32, int) {
 	}
 	if text == "" {
 		s := &scores{x: x, plan: &plan{}}
-		return s.top(x.all(), q.limit), x.live
+		return topBy(x.all(), q.limit, s.compare), x.live
 	}
 	s := x.score(text)
-	return s.top(s.hits, q.limit), len(s.hits)
+	defer s.release()
+	return s.best(q.limit), len(s.hits)
 }
 
 // all lists every tool's id.

@@ -74,6 +74,19 @@ func (q *qualityQuery) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(raw.Want, &q.Want)
 }
 
+func loadQueries(t testing.TB, path string) []qualityQuery {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []qualityQuery
+	if err := json.Unmarshal(data, &queries); err != nil {
+		t.Fatal(err)
+	}
+	return queries
+}
+
 // tally counts how often the wanted tool came first and within five.
 type tally struct{ n, top1, top5 int }
 
@@ -88,14 +101,7 @@ func pct(n, of int) float64 { return 100 * float64(n) / float64(of) }
 // tally. The frozen half's misses are not shown: tuning reads only dev's.
 func measure(t *testing.T, tools []pool.Tool, path string, misses bool) tally {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var queries []qualityQuery
-	if err := json.Unmarshal(data, &queries); err != nil {
-		t.Fatal(err)
-	}
+	queries := loadQueries(t, path)
 	known := map[string]bool{}
 	for _, t := range tools {
 		known[t.Name] = true

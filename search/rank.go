@@ -1,7 +1,10 @@
 package search
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
+	"sync"
 
 	"github.com/execlua/execlua/pool"
 	"slices"
@@ -105,12 +108,13 @@ const (
 
 // plan is a keyword query, prepared.
 type plan struct {
-	kws     []keyword
-	exact   []int32 // the tools the query names exactly
-	single  bool    // one keyword: the tiers decide first
-	meaning float64 // how many keywords are not values
-	weight  float64 // the keywords' weights, stop words aside
-	intent  intent  // what the query means to do
+	kws       []keyword
+	exact     []int32 // the tools the query names exactly
+	single    bool    // one keyword: the tiers decide first
+	meaning   float64 // how many keywords are not values
+	weight    float64 // the keywords' weights, stop words aside
+	intent    intent  // what the query means to do
+	positions int     // keywords that are not stop words
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
@@ -138,6 +142,7 @@ type variant struct {
 
 // scores is one keyword query evaluated over an index.
 type scores struct {
+	sc    *scratch
 	x     *Index
 	plan  *plan
 	score []float64 // per tool id
@@ -172,14 +177,41 @@ func (x *Index) rarity(k keyword, v variant) float64 {
 	return math.Pow(x.idf(df), params.idfPower)
 }
 
+// scratch is the per-tool arrays one query needs, reused across queries
+// (zeroed where a query wrote) so a search does not allocate and clear
+// arrays the size of the pool.
+type scratch struct {
+	score, covered, cur, scale []float64
+	tier, left                 []int8
+	class                      []int16
+}
+
+var scratches sync.Pool
+
+func getScratch(n int) *scratch {
+	if sc, ok := scratches.Get().(*scratch); ok && len(sc.score) >= n {
+		return sc
+	}
+	return &scratch{
+		score: make([]float64, n), covered: make([]float64, n), cur: make([]float64, n), scale: make([]float64, n),
+		tier: make([]int8, n), left: make([]int8, n), class: make([]int16, n),
+	}
+}
+
+// release zeroes what the query wrote and returns its arrays for reuse.
+func (s *scores) release() {
+	for _, id := range s.hits {
+		s.score[id], s.covered[id], s.tier[id], s.left[id] = 0, 0, 0, 0
+		s.sc.scale[id], s.sc.class[id] = 0, 0
+	}
+	scratches.Put(s.sc)
+}
+
 func (x *Index) score(text string) *scores {
 	p := x.plan(text)
-	n := int(x.next)
-	s := &scores{x: x, plan: p, score: make([]float64, n), left: make([]int8, n), covered: make([]float64, n)}
-	if p.single {
-		s.tier = make([]int8, n)
-	}
-	cur := make([]float64, n)
+	sc := getScratch(int(x.next))
+	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier}
+	cur := sc.cur
 	var touched []int32
 	set := func(id int32, v float64) {
 		if cur[id] == 0 {
@@ -202,7 +234,10 @@ func (x *Index) score(text string) *scores {
 				}
 			}
 		}
-		if c := compact(k.word); len(c) >= 3 && !k.stop {
+		// A substring of a name (sql in mysql) is looked for when it
+		// decides a tier (a single keyword) or the word is no word of the
+		// pool (pul, for pull), and not for values.
+		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || len(k.vars) == 0 || !k.vars[0].literal) {
 			subs := x.substrings(c)
 			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
 			for _, id := range subs {
@@ -225,18 +260,115 @@ func (x *Index) score(text string) *scores {
 		touched = touched[:0]
 	}
 	for _, id := range p.exact {
-		if s.score[id] == 0 {
+		if s.score[id] == 0 && !slices.Contains(s.hits, id) {
 			s.hits = append(s.hits, id)
 		}
 	}
 	for _, id := range s.hits {
-		s.finish(id)
+		s.sc.scale[id], s.sc.class[id] = s.computeScale(id), s.computeClass(id)
 	}
 	return s
 }
 
-// finish adds tool id's bonuses and notes how much of its name is left.
-func (s *scores) finish(id int32) {
+// scale is what multiplies a tool's score and bonuses: the share of the
+// query it covers, and how its annotations fit the query's intent.
+func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
+
+func (s *scores) computeScale(id int32) float64 {
+	p := s.plan
+	coord := 1.0
+	if p.weight > 0 {
+		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
+	}
+	return coord * p.intent.weigh(&s.x.entry(id).tool.Annotations)
+}
+
+// best returns the k best hits in order. Bonuses cost a look at a tool's
+// name and description, so they are added in two rounds, each only to the
+// tools that can still reach the top k: a tool whose score with every
+// bonus still to come stays below the k-th best score without them
+// cannot. The name's bonuses are cheap; the description's phrases, which
+// read the description again, are left for the few tools still in the
+// running.
+func (s *scores) best(k int) []int32 {
+	cands := s.hits
+	for _, round := range []struct {
+		bound  func(id int32) float64
+		finish func(id int32)
+	}{
+		{s.nameBound, s.finishName},
+		{s.phraseBound, s.finishPhrase},
+	} {
+		cands = s.prune(cands, k, round.bound)
+		for _, id := range cands {
+			round.finish(id)
+		}
+	}
+	return topBy(cands, k, s.compare)
+}
+
+// prune keeps the ids that can still reach the top k when each may still
+// gain bound(id) before scaling.
+func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32 {
+	if len(ids) <= k {
+		return ids
+	}
+	low := s.sc.cur // free after scoring: the score now, scaled
+	for _, id := range ids {
+		low[id] = s.score[id] * s.scale(id)
+	}
+	defer func() {
+		for _, id := range ids {
+			low[id] = 0
+		}
+	}()
+	kth := topBy(ids, k, func(a, b int32) int {
+		if ca, cb := s.class(a), s.class(b); ca != cb {
+			return cb - ca
+		}
+		return cmp.Compare(low[b], low[a])
+	})[k-1]
+	ck := s.class(kth)
+	var out []int32
+	for _, id := range ids {
+		if c := s.class(id); c > ck || c == ck && (s.score[id]+bound(id))*s.scale(id) >= low[kth] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// nameBound and phraseBound bound what finishName and finishPhrase add.
+func (s *scores) nameBound(id int32) float64 {
+	own := min(len(s.x.entry(id).own), s.plan.positions)
+	return params.cover + params.surface*float64(own) + params.order*float64(max(own-1, 0)) + s.phraseBound(id)
+}
+
+func (s *scores) phraseBound(int32) float64 {
+	return params.phrase * float64(max(s.plan.positions-1, 0))
+}
+
+// class is the part of the order that comes before the score: named
+// exactly, and for a single keyword its tier and MCP before builtin.
+func (s *scores) class(id int32) int { return int(s.sc.class[id]) }
+
+func (s *scores) computeClass(id int32) int16 {
+	var c int16
+	if slices.Contains(s.plan.exact, id) {
+		c = 1 << 8
+	}
+	if s.plan.single {
+		c += int16(s.tier[id]) << 1
+		if s.x.entry(id).mcp {
+			c++
+		}
+	}
+	return c
+}
+
+// finishName adds the bonuses of tool id's own name and notes how much
+// of it the query leaves out.
+func (s *scores) finishName(id int32) {
 	e := s.x.entry(id)
 	p := s.plan
 	var bonus float64
@@ -264,18 +396,33 @@ func (s *scores) finish(id int32) {
 		bonus += params.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
 	}
 	s.left[id] = int8(min(words-covered, 100))
-	for i := 0; i+1 < len(e.desc); i++ {
-		a, okA := p.byStem[e.desc[i]]
-		b, okB := p.byStem[e.desc[i+1]]
-		if okA && okB && b.pos == a.pos+1 {
-			bonus += params.phrase
-		}
+	s.score[id] += bonus
+}
+
+// finishPhrase adds a bonus per pair of keywords next to each other in the
+// query that are next to each other in tool id's description (stop words
+// aside), each pair once, and then scales the score.
+func (s *scores) finishPhrase(id int32) {
+	p := s.plan
+	var pairs uint64
+	if p.positions > 1 {
+		prev := -2
+		splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
+			if whole || stopWords[word] {
+				return
+			}
+			r, ok := p.byStem[stem(word)]
+			if !ok {
+				prev = -2
+				return
+			}
+			if r.pos == prev+1 && r.pos < 64 {
+				pairs |= 1 << r.pos
+			}
+			prev = r.pos
+		})
 	}
-	coord := 1.0
-	if p.weight > 0 {
-		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
-	}
-	s.score[id] = (s.score[id] + bonus) * coord * p.intent.weigh(&e.tool.Annotations)
+	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs))) * s.scale(id)
 }
 
 // plan splits a query into keywords and looks their words up.
@@ -355,6 +502,7 @@ func (x *Index) plan(text string) *plan {
 			pos++
 		}
 		x.variants(k)
+		p.positions = pos
 		for _, v := range k.vars {
 			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
 				p.byStem[v.stem] = reach{k: i, pos: pos, literal: v.literal}
@@ -535,14 +683,15 @@ func harm(e *entry) int {
 	return 1
 }
 
-// top returns the best k of ids in order, without sorting all of them.
-func (s *scores) top(ids []int32, k int) []int32 {
+// topBy returns the best k of ids in order by less, without sorting all
+// of them.
+func topBy(ids []int32, k int, less func(a, b int32) int) []int32 {
 	out := make([]int32, 0, k+1)
 	for _, h := range ids {
-		if len(out) == k && s.compare(h, out[k-1]) >= 0 {
+		if len(out) == k && less(h, out[k-1]) >= 0 {
 			continue
 		}
-		at, _ := slices.BinarySearchFunc(out, h, s.compare)
+		at, _ := slices.BinarySearchFunc(out, h, less)
 		out = slices.Insert(out, at, h)
 		if len(out) > k {
 			out = out[:k]

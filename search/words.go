@@ -12,35 +12,93 @@ import (
 // boundaries (listIssues -> list, issues; HTTPServer -> http, server).
 func words(text string) []string {
 	var out []string
-	start := -1
+	splitWords(text, func(w string, _ bool) { out = append(out, w) })
+	return out
+}
+
+// splitWords calls f with each word of text, lowercase, and for a run of
+// letters and digits that camelCase splits (JavaScript, GitHub), then with
+// the whole run too, marked whole: a query may write it either way. The
+// words share the memory of one lowercase copy of text.
+func splitWords(text string, f func(word string, whole bool)) {
+	lower := strings.ToLower(text)
+	if len(lower) != len(text) { // a rune changed length: lowercase word by word
+		lower = ""
+	}
+	cut := func(i, j int) string {
+		if lower != "" {
+			return lower[i:j]
+		}
+		return strings.ToLower(text[i:j])
+	}
+	start, run, parts := -1, -1, 0
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			out = append(out, strings.ToLower(text[start:end]))
+			f(cut(start, end), false)
 			start = -1
+			parts++
 		}
 	}
-	for i, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
+	endRun := func(end int) {
+		flush(end)
+		if run >= 0 && parts > 1 {
+			f(cut(run, end), true)
+		}
+		run, parts = -1, 0
+	}
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		letter, digit, upper := isLetter(r), '0' <= r && r <= '9' || r >= utf8.RuneSelf && unicode.IsDigit(r), isUpper(r)
+		if !letter && !digit {
+			endRun(i)
 			prev = r
+			i += size
 			continue
 		}
-		if start >= 0 && unicode.IsUpper(r) {
-			next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+		if start >= 0 && upper {
+			next, _ := utf8.DecodeRuneInString(text[i+size:])
 			// aB starts a word; so does the B of ABc (the last capital of an
 			// acronym begins the next word).
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && unicode.IsLower(next) {
+			if isLower(prev) || '0' <= prev && prev <= '9' || isUpper(prev) && isLower(next) {
 				flush(i)
 			}
 		}
 		if start < 0 {
 			start = i
 		}
+		if run < 0 {
+			run = i
+		}
 		prev = r
+		i += size
 	}
-	flush(len(text))
-	return out
+	endRun(len(text))
+}
+
+// isLetter, isUpper and isLower answer for ASCII without a table lookup.
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
+
+func isUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r)
+}
+
+func isLower(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.IsLower(r)
 }
 
 // stem folds plurals (issues, entries, branches), -ing and -ed, and a
@@ -85,19 +143,6 @@ func undouble(w string) string {
 		return w[:n-1]
 	}
 	return w
-}
-
-// indexWords returns text's words and, for a word that camelCase splits
-// (JavaScript, GitHub), the whole word too: a query may write it either
-// way.
-func indexWords(text string) []string {
-	out := words(text)
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(words(f)) > 1 {
-			out = append(out, strings.ToLower(f))
-		}
-	}
-	return out
 }
 
 // stopWords carry no meaning in a query ("how do I list the issues",
