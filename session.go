@@ -59,15 +59,23 @@ type state struct {
 	tools    []pool.Tool
 	settings Settings
 	asm      *pool.Assembly
-	names    []string             // the pool's names, for the announcement
-	reach    []sandbox.Tool       // the pool, as the sandbox's reachable set
-	index    func() *search.Index // built at a run's first ToolSearch
+	names    []string       // the pool's names, for the announcement
+	reach    []sandbox.Tool // the pool, as the sandbox's reachable set
+	index    *search.Index  // built with the pool, reusing the last one's unchanged servers
 }
 
-func newState(tools []pool.Tool, settings Settings) (*state, error) {
+// newState assembles tools under settings. prev is the index of the state
+// it replaces (nil for the first): its servers whose tools did not change
+// are reused, so a server connecting costs that server's indexing, never a
+// script's budget.
+func newState(tools []pool.Tool, settings Settings, prev *search.Index) (*state, error) {
 	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions())
 	if err != nil {
 		return nil, err
+	}
+	index := search.NewIndex(nil)
+	if prev != nil {
+		index = prev
 	}
 	st := &state{
 		tools:    tools,
@@ -75,7 +83,7 @@ func newState(tools []pool.Tool, settings Settings) (*state, error) {
 		asm:      asm,
 		names:    asm.PoolNames(),
 		reach:    make([]sandbox.Tool, len(asm.Pool)),
-		index:    sync.OnceValue(func() *search.Index { return search.NewIndex(asm.Pool) }),
+		index:    index.Update(asm.Pool),
 	}
 	for i, t := range asm.Pool {
 		st.reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
@@ -86,7 +94,7 @@ func newState(tools []pool.Tool, settings Settings) (*state, error) {
 // search answers tools.ToolSearch over this state's pool. It goes through
 // no funnel: searching reads the catalogue, it calls no tool.
 func (st *state) search(args json.RawMessage) (json.RawMessage, error) {
-	res, err := st.index().Search(args)
+	res, err := st.index.Search(args)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +113,7 @@ func New(funnel sandbox.Funnel, opts *Options) (*Session, error) {
 	if opts != nil {
 		o = *opts
 	}
-	st, err := newState(slices.Clone(o.Tools), o.Settings.clone())
+	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +141,7 @@ func New(funnel sandbox.Funnel, opts *Options) (*Session, error) {
 // parallel) the registry is left as it was and the error says why.
 func (s *Session) SetTools(tools []pool.Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings)
+		return newState(slices.Clone(tools), st.settings, st.index)
 	})
 }
 
@@ -143,7 +151,7 @@ func (s *Session) SetTools(tools []pool.Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone())
+		return newState(st.tools, settings.clone(), st.index)
 	})
 }
 
