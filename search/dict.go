@@ -13,6 +13,10 @@ import (
 // where prefixes and near spellings are looked up.
 type dict[V any] struct {
 	buckets []*bucket[V] // nil until the first key
+	// hashed spreads keys by a hash of the whole key rather than its first
+	// bytes, for keys that share a prefix (mcp__...); such a dict answers
+	// no prefix lookups.
+	hashed bool
 }
 
 type bucket[V any] struct {
@@ -22,7 +26,14 @@ type bucket[V any] struct {
 
 const nBuckets = 2048
 
-func bucketOf(k string) int {
+func (d dict[V]) bucketOf(k string) int {
+	if d.hashed {
+		h := uint32(2166136261) // FNV-1a
+		for i := 0; i < len(k); i++ {
+			h = (h ^ uint32(k[i])) * 16777619
+		}
+		return int(h % nBuckets)
+	}
 	h := 0
 	if len(k) > 0 {
 		h = int(k[0]) << 8
@@ -38,7 +49,7 @@ func (d dict[V]) get(k string) (V, bool) {
 	if d.buckets == nil {
 		return zero, false
 	}
-	b := d.buckets[bucketOf(k)]
+	b := d.buckets[d.bucketOf(k)]
 	if b == nil {
 		return zero, false
 	}
@@ -51,10 +62,10 @@ func (d dict[V]) get(k string) (V, bool) {
 // near calls f with every key of k's bucket that starts with prefix; a
 // prefix shorter than two bytes is not looked up.
 func (d dict[V]) near(prefix string, f func(key string, v V)) {
-	if d.buckets == nil || len(prefix) < 2 {
+	if d.buckets == nil || len(prefix) < 2 || d.hashed {
 		return
 	}
-	b := d.buckets[bucketOf(prefix)]
+	b := d.buckets[d.bucketOf(prefix)]
 	if b == nil {
 		return
 	}
@@ -73,10 +84,10 @@ func (d dict[V]) with(set map[string]V, keep func(V) bool) dict[V] {
 	}
 	byBucket := map[int][]string{}
 	for k := range set {
-		i := bucketOf(k)
+		i := d.bucketOf(k)
 		byBucket[i] = append(byBucket[i], k)
 	}
-	out := dict[V]{buckets: make([]*bucket[V], nBuckets)}
+	out := dict[V]{buckets: make([]*bucket[V], nBuckets), hashed: d.hashed}
 	if d.buckets != nil {
 		copy(out.buckets, d.buckets)
 	}

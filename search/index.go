@@ -106,7 +106,7 @@ type group struct {
 // NewIndex prepares tools for searching. It copies what it keeps, so later
 // changes to the slice do not reach the Index (schemas' bytes are shared).
 func NewIndex(tools []pool.Tool) *Index {
-	x := &Index{groups: map[string]*group{}, args: newArgSpec()}
+	x := &Index{groups: map[string]*group{}, args: newArgSpec(), names: dict[[]int32]{hashed: true}}
 	return x.apply(nil, groupTools(tools))
 }
 
@@ -114,10 +114,14 @@ func NewIndex(tools []pool.Tool) *Index {
 // whose tools are unchanged (a settings change that leaves the pool alone
 // costs a comparison). It returns x itself when nothing changed.
 func (x *Index) Update(tools []pool.Tool) *Index {
-	want := groupTools(tools)
+	want := map[string][]int{} // server -> positions in tools
+	for i := range tools {
+		k := groupKey(&tools[i])
+		want[k] = append(want[k], i)
+	}
 	var drop []string
 	for key, g := range x.groups {
-		if ts, ok := want[key]; !ok || !sameTools(g.tools, ts) {
+		if at, ok := want[key]; !ok || !sameTools(g.tools, tools, at) {
 			drop = append(drop, key)
 		} else {
 			delete(want, key)
@@ -126,7 +130,13 @@ func (x *Index) Update(tools []pool.Tool) *Index {
 	if len(drop) == 0 && len(want) == 0 {
 		return x
 	}
-	return x.apply(drop, want)
+	add := map[string][]pool.Tool{}
+	for key, at := range want {
+		for _, i := range at {
+			add[key] = append(add[key], tools[i])
+		}
+	}
+	return x.apply(drop, add)
 }
 
 // WithServer returns an Index with server's tools replaced by tools (an
@@ -167,13 +177,21 @@ func groupTools(tools []pool.Tool) map[string][]pool.Tool {
 	return out
 }
 
-func sameTools(a, b []pool.Tool) bool {
-	return slices.EqualFunc(a, b, func(s, t pool.Tool) bool {
-		return s.Name == t.Name && s.Description == t.Description && s.SearchHint == t.SearchHint &&
-			s.Kind == t.Kind && s.Server == t.Server && s.ServerTool == t.ServerTool &&
-			bytes.Equal(s.InputSchema, t.InputSchema) && bytes.Equal(s.OutputSchema, t.OutputSchema) &&
-			s.Annotations.ReadOnly() == t.Annotations.ReadOnly() && s.Annotations.Destructive() == t.Annotations.Destructive()
-	})
+// sameTools reports whether a holds the tools of b at positions at.
+func sameTools(a, b []pool.Tool, at []int) bool {
+	if len(a) != len(at) {
+		return false
+	}
+	for i, j := range at {
+		s, t := &a[i], &b[j]
+		if s.Name != t.Name || s.Description != t.Description || s.SearchHint != t.SearchHint ||
+			s.Kind != t.Kind || s.Server != t.Server || s.ServerTool != t.ServerTool ||
+			!bytes.Equal(s.InputSchema, t.InputSchema) || !bytes.Equal(s.OutputSchema, t.OutputSchema) ||
+			s.Annotations.ReadOnly() != t.Annotations.ReadOnly() || s.Annotations.Destructive() != t.Annotations.Destructive() {
+			return false
+		}
+	}
+	return true
 }
 
 func (x *Index) entry(id int32) *entry { return x.chunks[id/chunkSize][id%chunkSize] }
@@ -411,8 +429,18 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 			e.own = append(e.own, nameWord{word: word, stem: s, ns: ns[s]})
 		}
 	})
-	splitWords(t.SearchHint, func(word string, _ bool) { mark(stem(word), fHint) })
-	splitWords(t.Description, func(word string, _ bool) { mark(stem(word), fDesc) })
+	// Stop words are matched in names only (get_me): in a hint or a
+	// description they would post nearly every tool.
+	splitWords(t.SearchHint, func(word string, _ bool) {
+		if !stopWords[word] {
+			mark(stem(word), fHint)
+		}
+	})
+	splitWords(t.Description, func(word string, _ bool) {
+		if !stopWords[word] {
+			mark(stem(word), fDesc)
+		}
+	})
 	return w.touched
 }
 
