@@ -80,7 +80,7 @@ type post struct {
 
 // entry is one tool as the ranking reads it.
 type entry struct {
-	tool  pool.Tool
+	tool  *pool.Tool // in its group's tools, which never change
 	group string
 	lower string     // lowercase name
 	own   []nameWord // the tool's own name (not its server's), in order
@@ -169,10 +169,17 @@ func groupKey(t *pool.Tool) string {
 }
 
 func groupTools(tools []pool.Tool) map[string][]pool.Tool {
-	out := map[string][]pool.Tool{}
-	for _, t := range tools {
-		k := groupKey(&t)
-		out[k] = append(out[k], t)
+	n := map[string]int{}
+	for i := range tools {
+		n[groupKey(&tools[i])]++
+	}
+	out := make(map[string][]pool.Tool, len(n))
+	for i := range tools {
+		k := groupKey(&tools[i])
+		if out[k] == nil {
+			out[k] = make([]pool.Tool, 0, n[k])
+		}
+		out[k] = append(out[k], tools[i])
 	}
 	return out
 }
@@ -378,7 +385,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) *entry {
-	e := &entry{tool: *t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP}
+	e := &entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: make([]nameWord, 0, 4)}
 	for _, p := range w.analyze(id, t, ns, e) {
 		p.df++
 		for f := range p.f {
@@ -466,7 +473,7 @@ func (x *Index) Search(args json.RawMessage) (Result, error) {
 	ids, total := x.find(q)
 	res := Result{Matches: make([]Match, len(ids)), Total: total}
 	for i, id := range ids {
-		t := &x.entry(id).tool
+		t := x.entry(id).tool
 		res.Matches[i] = Match{Name: t.Name, Description: t.Description, Signature: signature(t)}
 	}
 	return res, nil

@@ -21,51 +21,55 @@ func words(text string) []string {
 // the whole run too, marked whole: a query may write it either way. The
 // words share the memory of one lowercase copy of text.
 func splitWords(text string, f func(word string, whole bool)) {
-	lower := strings.ToLower(text)
-	if len(lower) != len(text) { // a rune changed length: lowercase word by word
-		lower = ""
-	}
-	cut := func(i, j int) string {
-		if lower != "" {
-			return lower[i:j]
+	// Words are slices of text; only a word with a capital is copied.
+	cut := func(i, j int, upper bool) string {
+		if upper {
+			return strings.ToLower(text[i:j])
 		}
-		return strings.ToLower(text[i:j])
+		return text[i:j]
 	}
 	start, run, parts := -1, -1, 0
+	wordUpper, runUpper := false, false
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			f(cut(start, end), false)
-			start = -1
+			f(cut(start, end, wordUpper), false)
+			start, wordUpper = -1, false
 			parts++
 		}
 	}
 	endRun := func(end int) {
 		flush(end)
 		if run >= 0 && parts > 1 {
-			f(cut(run, end), true)
+			f(cut(run, end, runUpper), true)
 		}
-		run, parts = -1, 0
+		run, parts, runUpper = -1, 0, false
 	}
 	for i := 0; i < len(text); {
 		r, size := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
+		var class uint8
+		if r < utf8.RuneSelf {
+			class = asciiClass[r]
+		} else {
 			r, size = utf8.DecodeRuneInString(text[i:])
+			class = runeClass(r)
 		}
-		letter, digit, upper := isLetter(r), '0' <= r && r <= '9' || r >= utf8.RuneSelf && unicode.IsDigit(r), isUpper(r)
-		if !letter && !digit {
+		if class&(classLetter|classDigit) == 0 {
 			endRun(i)
 			prev = r
 			i += size
 			continue
 		}
-		if start >= 0 && upper {
-			next, _ := utf8.DecodeRuneInString(text[i+size:])
-			// aB starts a word; so does the B of ABc (the last capital of an
-			// acronym begins the next word).
-			if isLower(prev) || '0' <= prev && prev <= '9' || isUpper(prev) && isLower(next) {
-				flush(i)
+		if class&classUpper != 0 {
+			if start >= 0 {
+				next, _ := utf8.DecodeRuneInString(text[i+size:])
+				// aB starts a word; so does the B of ABc (the last capital
+				// of an acronym begins the next word).
+				if isLower(prev) || '0' <= prev && prev <= '9' || isUpper(prev) && isLower(next) {
+					flush(i)
+				}
 			}
+			wordUpper, runUpper = true, true
 		}
 		if start < 0 {
 			start = i
@@ -79,14 +83,36 @@ func splitWords(text string, f func(word string, whole bool)) {
 	endRun(len(text))
 }
 
-// isLetter, isUpper and isLower answer for ASCII without a table lookup.
-func isLetter(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+const (
+	classLetter uint8 = 1 << iota
+	classDigit
+	classUpper
+)
+
+// asciiClass classifies the ASCII characters without a table lookup in
+// package unicode.
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for r := range utf8.RuneSelf {
+		t[r] = runeClass(rune(r))
 	}
-	return unicode.IsLetter(r)
+	return t
+}()
+
+func runeClass(r rune) uint8 {
+	var c uint8
+	if unicode.IsLetter(r) {
+		c |= classLetter
+	}
+	if unicode.IsDigit(r) {
+		c |= classDigit
+	}
+	if unicode.IsUpper(r) {
+		c |= classUpper
+	}
+	return c
 }
 
+// isUpper and isLower answer for ASCII without a table lookup.
 func isUpper(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'A' <= r && r <= 'Z'
