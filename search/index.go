@@ -215,6 +215,7 @@ type writer struct {
 	// calls, to mark the posts touched.
 	touched []*post
 	seq     int32
+	block   []int32 // see one
 }
 
 // apply returns x without the groups in drop and with the groups in add.
@@ -223,7 +224,11 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y.chunks = slices.Clone(x.chunks)
 	y.free = slices.Clone(x.free)
 	y.groups = maps.Clone(x.groups)
-	w := &writer{y: &y, base: x, posts: map[string]*post{}, names: map[string][]int32{}, copied: map[int32]bool{}}
+	n := 0
+	for _, tools := range add {
+		n += len(tools)
+	}
+	w := &writer{y: &y, base: x, posts: make(map[string]*post, n), names: make(map[string][]int32, 2*n), copied: map[int32]bool{}}
 	for _, key := range drop {
 		w.removeGroup(y.groups[key])
 		delete(y.groups, key)
@@ -250,6 +255,18 @@ func (w *writer) post(stem string) *post {
 	}
 	w.posts[stem] = p
 	return p
+}
+
+// one returns a list of one id, carved from a block shared by many (most
+// names name one tool); its capacity of one makes an append copy.
+func (w *writer) one(id int32) []int32 {
+	if len(w.block) == 0 {
+		w.block = make([]int32, 1024)
+	}
+	l := w.block[:1:1]
+	l[0] = id
+	w.block = w.block[1:]
+	return l
 }
 
 func (w *writer) nameIDs(name string) []int32 {
@@ -287,9 +304,7 @@ func (w *writer) removeGroup(g *group) {
 				}
 			}
 		}
-		for _, n := range nameKeys(&g.tools[i]) {
-			w.names[n] = without(w.nameIDs(n), id)
-		}
+		nameKeys(&g.tools[i], func(n string) { w.names[n] = without(w.nameIDs(n), id) })
 		w.setEntry(id, nil)
 		w.y.free = append(w.y.free, id)
 		w.y.live--
@@ -307,12 +322,13 @@ func without(ids []int32, id int32) []int32 {
 	return out
 }
 
-func nameKeys(t *pool.Tool) []string {
-	keys := []string{strings.ToLower(t.Name)}
+// nameKeys calls f with the keys t is found under by its name: its
+// lowercase name and, for an MCP tool, its lowercase own name.
+func nameKeys(t *pool.Tool, f func(key string)) {
+	f(strings.ToLower(t.Name))
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
-		keys = append(keys, strings.ToLower(t.ServerTool))
+		f(strings.ToLower(t.ServerTool))
 	}
-	return keys
 }
 
 // addGroup indexes one server's tools.
@@ -394,9 +410,13 @@ func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool)
 			}
 		}
 	}
-	for _, n := range nameKeys(t) {
-		w.names[n] = append(w.nameIDs(n), id)
-	}
+	nameKeys(t, func(n string) {
+		if ids := w.nameIDs(n); len(ids) > 0 {
+			w.names[n] = append(ids, id)
+		} else {
+			w.names[n] = w.one(id)
+		}
+	})
 	return e
 }
 
