@@ -189,3 +189,60 @@ func TestQuality(t *testing.T) {
 		atLeast(t, measure(t, loadPool(t, "../testdata/search/pool.json"), "../testdata/search/queries.json", true), 0, 0)
 	})
 }
+
+// quiet measures a set without logging, for comparisons.
+func quiet(x *Index, queries []qualityQuery) tally {
+	var all tally
+	for _, q := range queries {
+		args, _ := json.Marshal(map[string]any{"query": q.Query})
+		res, _ := x.Search(args)
+		all.n++
+		rank := slices.IndexFunc(res.Matches, func(m Match) bool { return slices.Contains(q.Want, m.Name) })
+		if rank == 0 {
+			all.top1++
+		}
+		if rank >= 0 {
+			all.top5++
+		}
+	}
+	return all
+}
+
+// Every signal of the ranking earns its place on the development half:
+// turning it off never improves top-1 there (top-5 trades are logged).
+// The table it logs is the README's (go test ./search -run TestSignals -v).
+func TestSignalsEarnTheirPlace(t *testing.T) {
+	x := NewIndex(loadPool(t, "../testdata/search/eval/pool.json"))
+	dev := loadQueries(t, "../testdata/search/eval/dev.json")
+	full := params
+	t.Cleanup(func() { params = full })
+	want := quiet(x, dev)
+	t.Logf("%-43s top-1 %3d  top-5 %3d  of %d", "all signals", want.top1, want.top5, want.n)
+	for _, off := range []struct {
+		name string
+		set  func(*ranking)
+	}{
+		{"field weights (all fields alike)", func(r *ranking) { r.fields = [nFields]float64{1, 1, 1, 1} }},
+		{"rarity (idf)", func(r *ranking) { r.idfPower = 0 }},
+		{"substrings of names", func(r *ranking) { r.substring = 0 }},
+		{"synonyms", func(r *ranking) { r.synonym = 0 }},
+		{"prefixes", func(r *ranking) { r.prefix = 0 }},
+		{"near spellings", func(r *ranking) { r.typo = 0 }},
+		{"values weigh less", func(r *ranking) { r.value = 1 }},
+		{"stop words in names", func(r *ranking) { r.stop = 0 }},
+		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
+		{"share of the name covered", func(r *ranking) { r.cover = 0 }},
+		{"word as written (singular/plural)", func(r *ranking) { r.surface = 0 }},
+		{"name words in the query's order", func(r *ranking) { r.order = 0 }},
+		{"phrases in the description", func(r *ranking) { r.phrase = 0 }},
+		{"annotations against intent", func(r *ranking) { r.intent = false }},
+	} {
+		params = full
+		off.set(&params)
+		got := quiet(x, dev)
+		t.Logf("without %-35s top-1 %3d  top-5 %3d", off.name, got.top1, got.top5)
+		if got.top1 > want.top1 {
+			t.Errorf("without %s dev improves: top-1 %d (with it: %d)", off.name, got.top1, want.top1)
+		}
+	}
+}

@@ -36,7 +36,7 @@ var params = ranking{
 	value: 0.3, stop: 0.15,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.6, phrase: 0.4,
+	cover:    2, surface: 0.3, order: 0.6, phrase: 0.2,
 	intent: true,
 }
 
