@@ -101,6 +101,34 @@ type group struct {
 	tools  []pool.Tool
 	names  string
 	starts []int32
+	// pairs has a bit set for each pair of neighbouring bytes in names, so
+	// a substring search skips the groups that cannot hold it.
+	pairs bloom
+}
+
+type bloom [8]uint64
+
+func pairBit(a, b byte) (int, uint64) {
+	h := (uint(a)*31 + uint(b)) % 512
+	return int(h / 64), 1 << (h % 64)
+}
+
+// of sets the bits of every pair of neighbouring bytes of s.
+func (b *bloom) of(s string) {
+	for i := 0; i+1 < len(s); i++ {
+		w, bit := pairBit(s[i], s[i+1])
+		b[w] |= bit
+	}
+}
+
+// holds reports whether every bit of o is set in b.
+func (b *bloom) holds(o *bloom) bool {
+	for i := range b {
+		if b[i]&o[i] != o[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // NewIndex prepares tools for searching. It copies what it keeps, so later
@@ -349,6 +377,7 @@ func (w *writer) addGroup(key string, tools []pool.Tool) *group {
 		}
 	}
 	g.names = names.String()
+	g.pairs.of(g.names)
 	return g
 }
 

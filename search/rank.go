@@ -36,7 +36,7 @@ var params = ranking{
 	value: 0.3, stop: 0.15,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.6, phrase: 0.2,
+	cover:    2, surface: 0.3, order: 0.6, phrase: 0.2, descSurface: 0.1,
 	intent: true,
 }
 
@@ -54,6 +54,7 @@ type ranking struct {
 	order                 float64 // per pair of neighbouring name words in the query's order
 	phrase                float64 // per pair of description words next to each other in the query
 	intent                bool    // whether annotations weigh against the query's intent
+	descSurface           float64 // per keyword written as in the description
 }
 
 // weigh is how well a tool's annotations fit the intent: a query that
@@ -237,7 +238,7 @@ func (x *Index) score(text string) *scores {
 		// A substring of a name (sql in mysql) is looked for when it
 		// decides a tier (a single keyword) or the word is no word of the
 		// pool (pul, for pull), and not for values.
-		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || len(k.vars) == 0 || !k.vars[0].literal) {
+		if c := compact(k.word); len(c) >= 3 && k.weight == 1 {
 			subs := x.substrings(c)
 			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
 			for _, id := range subs {
@@ -345,7 +346,7 @@ func (s *scores) nameBound(id int32) float64 {
 }
 
 func (s *scores) phraseBound(int32) float64 {
-	return params.phrase * float64(max(s.plan.positions-1, 0))
+	return params.phrase*float64(max(s.plan.positions-1, 0)) + params.descSurface*float64(s.plan.positions)
 }
 
 // class is the part of the order that comes before the score: named
@@ -404,25 +405,26 @@ func (s *scores) finishName(id int32) {
 // aside), each pair once, and then scales the score.
 func (s *scores) finishPhrase(id int32) {
 	p := s.plan
-	var pairs uint64
-	if p.positions > 1 {
-		prev := -2
-		splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
-			if whole || stopWords[word] {
-				return
-			}
-			r, ok := p.byStem[stem(word)]
-			if !ok {
-				prev = -2
-				return
-			}
-			if r.pos == prev+1 && r.pos < 64 {
-				pairs |= 1 << r.pos
-			}
-			prev = r.pos
-		})
-	}
-	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs))) * s.scale(id)
+	var pairs, written uint64
+	prev := -2
+	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
+		if whole || stopWords[word] {
+			return
+		}
+		r, ok := p.byStem[stem(word)]
+		if !ok {
+			prev = -2
+			return
+		}
+		if r.pos == prev+1 && r.pos < 64 {
+			pairs |= 1 << r.pos
+		}
+		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
+			written |= 1 << r.pos
+		}
+		prev = r.pos
+	})
+	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs)) + params.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
 }
 
 // plan splits a query into keywords and looks their words up.
@@ -600,7 +602,12 @@ const maxKeywords = 32
 // substrings returns the tools whose compact name contains sub.
 func (x *Index) substrings(sub string) []int32 {
 	var out []int32
+	var want bloom
+	want.of(sub)
 	for _, g := range x.groups {
+		if !g.pairs.holds(&want) {
+			continue
+		}
 		for pos := 0; ; {
 			j := strings.Index(g.names[pos:], sub)
 			if j < 0 {

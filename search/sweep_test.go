@@ -61,6 +61,8 @@ func TestSweep(t *testing.T) {
 		{"surface", &params.surface, []float64{0, 0.15, 0.6}},
 		{"order", &params.order, []float64{0, 0.3, 1, 1.5}},
 		{"phrase", &params.phrase, []float64{0, 0.2, 0.8, 1.2}},
+		{"order", &params.order, []float64{0}},
+		{"descSurface", &params.descSurface, []float64{0.05, 0.1, 0.2, 0.3, 0.5}},
 	}
 	for _, k := range ks {
 		for _, v := range k.vals {
