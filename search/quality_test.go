@@ -236,6 +236,9 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"name words in the query's order", func(r *ranking) { r.order = 0 }},
 		{"phrases in the description", func(r *ranking) { r.phrase = 0 }},
 		{"annotations against intent", func(r *ranking) { r.intent = false }},
+		{"the query's first word first in the name", func(r *ranking) { r.head = 0 }},
+		{"words a value implies (file, url)", func(r *ranking) { r.implied = 0 }},
+		{"words as written in the description", func(r *ranking) { r.descSurface = 0 }},
 	} {
 		params = full
 		off.set(&params)

@@ -33,10 +33,11 @@ var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5},
 	substring: 1.2,
 	synonym:   0.6, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15,
+	value: 0.3, stop: 0.15, implied: 0.5,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.6, phrase: 0.2, descSurface: 0.1,
+	cover:    2, surface: 0.3, order: 0.6, head: 1,
+	phrase: 0.2, descSurface: 0.1,
 	intent: true,
 }
 
@@ -55,6 +56,8 @@ type ranking struct {
 	phrase                float64 // per pair of description words next to each other in the query
 	intent                bool    // whether annotations weigh against the query's intent
 	descSurface           float64 // per keyword written as in the description
+	implied               float64 // a keyword a value implies (file for notes.md)
+	head                  float64 // the query's first word is the first word of the tool's name
 }
 
 // weigh is how well a tool's annotations fit the intent: a query that
@@ -116,6 +119,7 @@ type plan struct {
 	weight    float64 // the keywords' weights, stop words aside
 	intent    intent  // what the query means to do
 	positions int     // keywords that are not stop words
+	head      int     // the query's first word (after stop words, values and server names), or -1
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
@@ -378,6 +382,9 @@ func (s *scores) finishName(id int32) {
 		if nw.ns {
 			continue
 		}
+		if words == 0 && p.head >= 0 && p.kws[p.head].stem == nw.stem {
+			bonus += params.head
+		}
 		words++
 		r, ok := p.byStem[nw.stem]
 		if !ok {
@@ -429,7 +436,7 @@ func (s *scores) finishPhrase(id int32) {
 
 // plan splits a query into keywords and looks their words up.
 func (x *Index) plan(text string) *plan {
-	p := &plan{byStem: map[string]reach{}}
+	p := &plan{byStem: map[string]reach{}, head: -1}
 	bare := strings.ToLower(bareName(text))
 	if ids, ok := x.names.get(bare); ok {
 		for _, id := range ids {
@@ -460,6 +467,7 @@ func (x *Index) plan(text string) *plan {
 			}
 			if !verb && k.weight == 1 && !stopWords[w] && !x.serverWord(k.stem) {
 				verb = true
+				p.head = len(all)
 				switch {
 				case harmVerbs[w]:
 					p.intent = harms
@@ -473,6 +481,12 @@ func (x *Index) plan(text string) *plan {
 			if !stopWords[w] {
 				kept++
 			}
+		}
+		// A value says what kind of thing it is: a URL, an address, a
+		// file, a channel.
+		if w := tok.implies; w != "" && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+			kept++
 		}
 	}
 	p.single = kept == 1
@@ -546,8 +560,9 @@ func (x *Index) variants(k *keyword) {
 // looks like an argument rather than a description of the tool: quoted
 // text, paths, owner/repo, URLs, addresses, #channels and @people.
 type token struct {
-	text  string
-	value bool
+	text    string
+	value   bool
+	implies string // the kind of thing a value is, as a word: url, email, file, channel
 }
 
 func tokens(text string) []token {
@@ -567,10 +582,30 @@ func tokens(text string) []token {
 		}
 		if dot := strings.LastIndexByte(f, '.'); strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) || dot > 0 && dot < len(f)-1 {
 			t.value = true
+			t.implies = valueKind(f)
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// valueKind names what a value token is, when its shape says: a URL, an
+// email address, a #channel, a file name or path.
+func valueKind(f string) string {
+	f = strings.Trim(f, "\"'`“”‘’()<>,.;")
+	slash, dot := strings.LastIndexByte(f, '/'), strings.LastIndexByte(f, '.')
+	switch {
+	case strings.Contains(f, "://") || strings.HasPrefix(f, "www."):
+		return "url"
+	case strings.Count(f, "@") == 1 && dot > strings.IndexByte(f, '@') && f[0] != '@':
+		return "email"
+	case strings.HasPrefix(f, "#") && len(f) > 1:
+		return "channel"
+	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
+		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@"):
+		return "file"
+	}
+	return ""
 }
 
 func isNumber(w string) bool {
