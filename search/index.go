@@ -332,7 +332,7 @@ func (w *writer) removeGroup(g *group) {
 				}
 			}
 		}
-		nameKeys(&g.tools[i], func(n string) { w.names[n] = without(w.nameIDs(n), id) })
+		nameKeys(&g.tools[i], strings.ToLower(g.tools[i].Name), func(n string) { w.names[n] = without(w.nameIDs(n), id) })
 		w.setEntry(id, nil)
 		w.y.free = append(w.y.free, id)
 		w.y.live--
@@ -352,8 +352,8 @@ func without(ids []int32, id int32) []int32 {
 
 // nameKeys calls f with the keys t is found under by its name: its
 // lowercase name and, for an MCP tool, its lowercase own name.
-func nameKeys(t *pool.Tool, f func(key string)) {
-	f(strings.ToLower(t.Name))
+func nameKeys(t *pool.Tool, lower string, f func(key string)) {
+	f(lower)
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
 		f(strings.ToLower(t.ServerTool))
 	}
@@ -371,9 +371,11 @@ func (w *writer) addGroup(key string, tools []pool.Tool) *group {
 		g.ids = append(g.ids, id)
 		names.WriteByte(0)
 		g.starts = append(g.starts, int32(names.Len()))
-		names.WriteString(compact(strings.ToLower(t.Server + t.ServerTool)))
 		if t.ServerTool == "" {
-			names.WriteString(compact(strings.ToLower(t.Name)))
+			writeCompact(&names, t.Name)
+		} else {
+			writeCompact(&names, t.Server)
+			writeCompact(&names, t.ServerTool)
 		}
 	}
 	g.names = names.String()
@@ -439,7 +441,7 @@ func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool)
 			}
 		}
 	}
-	nameKeys(t, func(n string) {
+	nameKeys(t, e.lower, func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
 		} else {
@@ -498,6 +500,20 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 		}
 	})
 	return w.touched
+}
+
+// writeCompact writes s to b as compact would, lowercase.
+func writeCompact(b *strings.Builder, s string) {
+	for _, r := range s {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			b.WriteByte(byte(r - 'A' + 'a'))
+		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+			b.WriteByte(byte(r))
+		case r >= 0x80:
+			b.WriteString(strings.ToLower(string(r)))
+		}
+	}
 }
 
 // compact keeps only letters and digits, so create_issue, create-issue and
