@@ -590,7 +590,8 @@ func tokens(text string) []token {
 }
 
 // valueKind names what a value token is, when its shape says: a URL, an
-// email address, a #channel, a file name or path.
+// email address, a #channel, a file name or path, an owner/name
+// repository.
 func valueKind(f string) string {
 	f = strings.Trim(f, "\"'`“”‘’()<>,.;")
 	slash, dot := strings.LastIndexByte(f, '/'), strings.LastIndexByte(f, '.')
@@ -604,6 +605,8 @@ func valueKind(f string) string {
 	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
 		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@"):
 		return "file"
+	case strings.Count(f, "/") == 1 && slash > 0 && slash < len(f)-1 && dot < 0:
+		return "repository" // owner/name
 	}
 	return ""
 }
