@@ -490,12 +490,12 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 	// Stop words are matched in names only (get_me): in a hint or a
 	// description they would post nearly every tool.
 	splitWords(t.SearchHint, func(word string, _ bool) {
-		if !stopWords[word] {
+		if !isStop(word) {
 			mark(stem(word), fHint)
 		}
 	})
 	splitWords(t.Description, func(word string, _ bool) {
-		if !stopWords[word] {
+		if !isStop(word) {
 			mark(stem(word), fDesc)
 		}
 	})

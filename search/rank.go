@@ -415,7 +415,7 @@ func (s *scores) finishPhrase(id int32) {
 	var pairs, written uint64
 	prev := -2
 	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
-		if whole || stopWords[word] {
+		if whole || isStop(word) {
 			return
 		}
 		r, ok := p.byStem[stem(word)]
@@ -465,7 +465,7 @@ func (x *Index) plan(text string) *plan {
 			if value {
 				k.weight = params.value
 			}
-			if !verb && k.weight == 1 && !stopWords[w] && !x.serverWord(k.stem) {
+			if !verb && k.weight == 1 && !isStop(w) && !x.serverWord(k.stem) {
 				verb = true
 				p.head = len(all)
 				switch {
@@ -478,7 +478,7 @@ func (x *Index) plan(text string) *plan {
 				}
 			}
 			all = append(all, k)
-			if !stopWords[w] {
+			if !isStop(w) {
 				kept++
 			}
 		}
@@ -496,7 +496,7 @@ func (x *Index) plan(text string) *plan {
 		// Stop words stay, weighed low and matched in names only: "who am
 		// I" is get_me.
 		for i := range all {
-			if stopWords[all[i].word] {
+			if isStop(all[i].word) {
 				all[i].stop, all[i].weight = true, params.stop
 			}
 		}

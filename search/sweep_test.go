@@ -62,6 +62,8 @@ func TestSweep(t *testing.T) {
 		{"order", &params.order, []float64{0, 0.3, 1, 1.5}},
 		{"phrase", &params.phrase, []float64{0, 0.2, 0.8, 1.2}},
 		{"order", &params.order, []float64{0}},
+		{"implied", &params.implied, []float64{0, 0.3, 0.7, 1}},
+		{"head", &params.head, []float64{0, 0.25, 1, 1.5, 2}},
 		{"descSurface", &params.descSurface, []float64{0.05, 0.1, 0.2, 0.3, 0.5}},
 	}
 	for _, k := range ks {

@@ -193,6 +193,12 @@ var stopWords = map[string]bool{
 	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
 }
 
+// maxStop is the length of the longest stop word: longer words are not
+// looked up.
+const maxStop = 9
+
+func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
+
 // readVerbs, actVerbs and harmVerbs say what a query means to do: read,
 // change or destroy, when its first word (after stop words, values and
 // server names) is one of them, as written: "comments" is a noun. With the
