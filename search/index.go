@@ -41,10 +41,10 @@ func Search(tools []pool.Tool, args json.RawMessage) (Result, error) {
 // A server's tools (or the builtins, under the empty server name) are one
 // group, the unit of change.
 type Index struct {
-	chunks [][]*entry // tool id -> entry, in chunks of chunkSize; nil = free
-	free   []int32    // ids of removed tools, reused first
-	next   int32      // ids below next have been handed out
-	live   int        // tools in the index
+	chunks [][]entry // tool id -> entry, in chunks of chunkSize, copied when written
+	free   []int32   // ids of removed tools, reused first
+	next   int32     // ids below next have been handed out
+	live   int       // tools in the index
 	words  dict[*post]
 	// names holds every tool's lowercase name and, for an MCP tool, its
 	// lowercase own name: what an exact-name query is looked up in.
@@ -80,11 +80,33 @@ type post struct {
 
 // entry is one tool as the ranking reads it.
 type entry struct {
-	tool  *pool.Tool // in its group's tools, which never change
-	group string
-	lower string     // lowercase name
-	own   []nameWord // the tool's own name (not its server's), in order
-	mcp   bool
+	tool   *pool.Tool // in its group's tools, which never change
+	group  string
+	lower  string     // lowercase name
+	own    []nameWord // the tool's own name (not its server's), in order
+	mcp    bool
+	effect effect
+}
+
+// effect is what a call of a tool may do, from its annotations, in the
+// order ties are broken: it only reads, it writes (or did not say), it
+// destroys.
+type effect int8
+
+const (
+	readsOnly effect = iota
+	writes
+	destroys
+)
+
+func effectOf(a *pool.Annotations) effect {
+	switch {
+	case a.ReadOnly():
+		return readsOnly
+	case a.Destructive():
+		return destroys
+	}
+	return writes
 }
 
 // nameWord is one word of a tool's own name; ns marks the words its
@@ -229,7 +251,7 @@ func sameTools(a, b []pool.Tool, at []int) bool {
 	return true
 }
 
-func (x *Index) entry(id int32) *entry { return x.chunks[id/chunkSize][id%chunkSize] }
+func (x *Index) entry(id int32) *entry { return &x.chunks[id/chunkSize][id%chunkSize] }
 
 // writer builds the next Index from x, copying each shared part once, on
 // its first change.
@@ -305,14 +327,14 @@ func (w *writer) nameIDs(name string) []int32 {
 	return slices.Clip(ids)
 }
 
-func (w *writer) setEntry(id int32, e *entry) {
+func (w *writer) setEntry(id int32, e entry) {
 	c := id / chunkSize
 	for int(c) >= len(w.y.chunks) {
 		w.y.chunks = append(w.y.chunks, nil)
 	}
 	if !w.copied[c] {
 		w.copied[c] = true
-		chunk := make([]*entry, chunkSize)
+		chunk := make([]entry, chunkSize)
 		copy(chunk, w.y.chunks[c])
 		w.y.chunks[c] = chunk
 	}
@@ -333,7 +355,7 @@ func (w *writer) removeGroup(g *group) {
 			}
 		}
 		nameKeys(&g.tools[i], strings.ToLower(g.tools[i].Name), func(n string) { w.names[n] = without(w.nameIDs(n), id) })
-		w.setEntry(id, nil)
+		w.setEntry(id, entry{})
 		w.y.free = append(w.y.free, id)
 		w.y.live--
 	}
@@ -431,9 +453,9 @@ func namespace(tools []pool.Tool) map[string]bool {
 	return out
 }
 
-func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) *entry {
-	e := &entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: make([]nameWord, 0, 4)}
-	for _, p := range w.analyze(id, t, ns, e) {
+func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) entry {
+	e := entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: make([]nameWord, 0, 4), effect: effectOf(&t.Annotations)}
+	for _, p := range w.analyze(id, t, ns, &e) {
 		p.df++
 		for f := range p.f {
 			if p.bits&(1<<f) != 0 {

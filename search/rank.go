@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"math"
 	"math/bits"
-	"sync"
-
-	"github.com/execlua/execlua/pool"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -64,17 +62,17 @@ type ranking struct {
 // reads prefers tools that only read, one that changes things prefers
 // tools that do, and only one that destroys prefers destructive tools.
 // The factors are small: they decide between tools that match alike.
-func (i intent) weigh(a *pool.Annotations) float64 {
+func (i intent) weigh(h effect) float64 {
 	switch {
 	case !params.intent:
 		return 1
-	case i == reads && a.Destructive():
+	case i == reads && h == destroys:
 		return 0.8
-	case i == reads && !a.ReadOnly():
+	case i == reads && h == writes:
 		return 0.93
-	case i == acts && a.ReadOnly():
+	case i == acts && h == readsOnly:
 		return 0.9
-	case i == harms && a.Destructive():
+	case i == harms && h == destroys:
 		return 1.1
 	}
 	return 1
@@ -171,6 +169,12 @@ func (x *Index) serverWord(stem string) bool {
 	return ok && len(p.f[fServer]) > 0 && len(p.f[fName]) == 0
 }
 
+// commonName reports whether keyword k is a whole word of the names of
+// many tools.
+func (x *Index) commonName(k keyword) bool {
+	return len(k.vars) > 0 && k.vars[0].literal && len(k.vars[0].p.f[fName]) >= 32
+}
+
 // rarity weighs keyword k reaching a tool through v: by the more common
 // of its own word and the word it reaches (open reaching create through a
 // synonym is as common as create).
@@ -239,10 +243,11 @@ func (x *Index) score(text string) *scores {
 				}
 			}
 		}
-		// A substring of a name (sql in mysql) is looked for when it
-		// decides a tier (a single keyword) or the word is no word of the
-		// pool (pul, for pull), and not for values.
-		if c := compact(k.word); len(c) >= 3 && k.weight == 1 {
+		// A substring of a name (sql in mysql, log in worklog) counts for
+		// keywords that are no values; for a word many names have whole
+		// (list, get), only when it decides a tier (a single keyword): its
+		// substrings would mostly find those names again.
+		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || !x.commonName(k)) {
 			subs := x.substrings(c)
 			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
 			for _, id := range subs {
@@ -285,7 +290,7 @@ func (s *scores) computeScale(id int32) float64 {
 	if p.weight > 0 {
 		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
 	}
-	return coord * p.intent.weigh(&s.x.entry(id).tool.Annotations)
+	return coord * p.intent.weigh(s.x.entry(id).effect)
 }
 
 // best returns the k best hits in order. Bonuses cost a look at a tool's
@@ -696,8 +701,8 @@ func (s *scores) compare(a, b int32) int {
 		return kindOrder(ea, eb)
 	}
 	if len(p.kws) > 0 {
-		if ha, hb := harm(ea), harm(eb); ha != hb {
-			return ha - hb
+		if ea.effect != eb.effect {
+			return int(ea.effect) - int(eb.effect)
 		}
 	}
 	if s.left != nil && s.left[a] != s.left[b] {
@@ -712,18 +717,6 @@ func (s *scores) compare(a, b int32) int {
 func kindOrder(a, b *entry) int {
 	if a.mcp {
 		return -1
-	}
-	return 1
-}
-
-// harm orders tools by what a call may do: read-only, undeclared or
-// writing, destructive.
-func harm(e *entry) int {
-	switch {
-	case e.tool.Annotations.ReadOnly():
-		return 0
-	case e.tool.Annotations.Destructive():
-		return 2
 	}
 	return 1
 }
