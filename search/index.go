@@ -42,10 +42,13 @@ func Search(tools []pool.Tool, args json.RawMessage) (Result, error) {
 // group, the unit of change.
 type Index struct {
 	chunks [][]entry // tool id -> entry, in chunks of chunkSize, copied when written
-	free   []int32   // ids of removed tools, reused first
-	next   int32     // ids below next have been handed out
-	live   int       // tools in the index
-	words  dict[*post]
+	// metas mirrors chunks with what every hit of a query needs, packed
+	// densely so that scoring thousands of hits stays in the cache.
+	metas [][]meta
+	free  []int32 // ids of removed tools, reused first
+	next  int32   // ids below next have been handed out
+	live  int     // tools in the index
+	words dict[*post]
 	// names holds every tool's lowercase name and, for an MCP tool, its
 	// lowercase own name: what an exact-name query is looked up in.
 	names  dict[[]int32]
@@ -253,6 +256,15 @@ func sameTools(a, b []pool.Tool, at []int) bool {
 
 func (x *Index) entry(id int32) *entry { return &x.chunks[id/chunkSize][id%chunkSize] }
 
+func (x *Index) meta(id int32) meta { return x.metas[id/chunkSize][id%chunkSize] }
+
+// meta is the part of an entry every hit needs.
+type meta struct {
+	effect effect
+	mcp    bool
+	own    int8 // words of its own name
+}
+
 // writer builds the next Index from x, copying each shared part once, on
 // its first change.
 type writer struct {
@@ -272,6 +284,7 @@ type writer struct {
 func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y := *x
 	y.chunks = slices.Clone(x.chunks)
+	y.metas = slices.Clone(x.metas)
 	y.free = slices.Clone(x.free)
 	y.groups = maps.Clone(x.groups)
 	n := 0
@@ -331,14 +344,15 @@ func (w *writer) setEntry(id int32, e entry) {
 	c := id / chunkSize
 	for int(c) >= len(w.y.chunks) {
 		w.y.chunks = append(w.y.chunks, nil)
+		w.y.metas = append(w.y.metas, nil)
 	}
 	if !w.copied[c] {
 		w.copied[c] = true
-		chunk := make([]entry, chunkSize)
-		copy(chunk, w.y.chunks[c])
-		w.y.chunks[c] = chunk
+		w.y.chunks[c] = append(make([]entry, 0, chunkSize), w.y.chunks[c]...)[:chunkSize]
+		w.y.metas[c] = append(make([]meta, 0, chunkSize), w.y.metas[c]...)[:chunkSize]
 	}
 	w.y.chunks[c][id%chunkSize] = e
+	w.y.metas[c][id%chunkSize] = meta{effect: e.effect, mcp: e.mcp, own: int8(min(len(e.own), 127))}
 }
 
 // removeGroup takes a group's tools out: their stems are found again the

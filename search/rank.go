@@ -290,7 +290,7 @@ func (s *scores) computeScale(id int32) float64 {
 	if p.weight > 0 {
 		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
 	}
-	return coord * p.intent.weigh(s.x.entry(id).effect)
+	return coord * p.intent.weigh(s.x.meta(id).effect)
 }
 
 // best returns the k best hits in order. Bonuses cost a look at a tool's
@@ -350,7 +350,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
-	own := min(len(s.x.entry(id).own), s.plan.positions)
+	own := min(int(s.x.meta(id).own), s.plan.positions)
 	return params.cover + params.surface*float64(own) + params.order*float64(max(own-1, 0)) + s.phraseBound(id)
 }
 
@@ -369,7 +369,7 @@ func (s *scores) computeClass(id int32) int16 {
 	}
 	if s.plan.single {
 		c += int16(s.tier[id]) << 1
-		if s.x.entry(id).mcp {
+		if s.x.meta(id).mcp {
 			c++
 		}
 	}
