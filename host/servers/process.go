@@ -25,7 +25,7 @@ type process struct {
 	// stderrDone is closed when the last writer of stderr is gone.
 	stderrDone chan struct{}
 	exited     chan struct{}
-	err    error // the exit status, once exited is closed
+	err        error // the exit status, once exited is closed
 }
 
 // startProcess starts a stdio server and returns a transport over its
