@@ -6,6 +6,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/execlua/execlua/internal/jsonschema"
+
+	"github.com/execlua/execlua/internal/jsontext"
+)
+
+// The schema form render reads: order-keeping parsed JSON.
+type (
+	value  = jsontext.Value
+	member = jsontext.Member
 )
 
 // MaxDepth is how many levels of properties and items are spelled out;
@@ -39,11 +49,11 @@ func parseSchema(raw json.RawMessage, which, def string) (*value, error) {
 		}
 		s = def
 	}
-	v, err := parseJSON(s)
+	v, err := jsontext.Parse(s)
 	if err != nil {
 		return nil, &SchemaError{Schema: which, Err: err}
 	}
-	if v.kind != 'o' && v.kind != 'b' {
+	if v.Kind != 'o' && v.Kind != 'b' {
 		return nil, &SchemaError{Schema: which, Err: errNotSchema}
 	}
 	return v, nil
@@ -65,7 +75,7 @@ func Signature(name string, input, output json.RawMessage) (string, error) {
 	}
 	if typeless(in) {
 		// Arguments are always a table (MCP requires an object schema).
-		in = &value{kind: 'o', obj: append([]member{{"type", &value{kind: 's', str: "object"}}}, in.obj...)}
+		in = &value{Kind: 'o', Members: append([]member{{Key: "type", Value: &value{Kind: 's', Str: "object"}}}, in.Members...)}
 	}
 	base := className(name)
 	r := &renderer{names: map[string]bool{}, base: base}
@@ -185,11 +195,11 @@ func (r *renderer) enqueue(s *value, name string, depth int, shown bool) string 
 // so that args may not be omitted.
 func (r *renderer) requires(s *value) bool {
 	r.root = s
-	if s.get("allOf") != nil {
+	if s.Get("allOf") != nil {
 		s = r.merge(s, false)
 	}
-	req := s.get("required")
-	return req != nil && req.kind == 'a' && len(req.obj) > 0
+	req := s.Get("required")
+	return req != nil && req.Kind == 'a' && len(req.Members) > 0
 }
 
 // typ renders schema s as a LuaCATS type. at names the class an object
@@ -200,28 +210,28 @@ func (r *renderer) typ(s *value, at path, depth int, notes *[]string, shown bool
 	if s == nil {
 		return "any"
 	}
-	if s.kind == 'b' {
-		if s.b {
+	if s.Kind == 'b' {
+		if s.Bool {
 			return "any"
 		}
 		return "nil"
 	}
-	if s.kind != 'o' || depth > MaxDepth {
+	if s.Kind != 'o' || depth > MaxDepth {
 		return "any"
 	}
 	var t string
 	switch {
-	case s.get("$ref") != nil:
+	case s.Get("$ref") != nil:
 		t = r.ref(s, at, depth, notes)
-	case isArray(s.get("allOf")):
+	case s.Get("allOf").IsArray():
 		// The merged node carries the branches' descriptions, and s's own
 		// unless the caller has shown it.
 		m := r.merge(s, !shown)
-		return r.typ(m, at, depth, notes, shown && m.text("description") == "")
+		return r.typ(m, at, depth, notes, shown && m.Text("description") == "")
 	default:
 		t = r.plain(s, at, depth, notes, shown)
 	}
-	if b := s.get("nullable"); b != nil && b.kind == 'b' && b.b {
+	if b := s.Get("nullable"); b != nil && b.Kind == 'b' && b.Bool {
 		t = orNil(t)
 	}
 	if !shown && notes != nil && !r.isClass(t) {
@@ -234,36 +244,36 @@ func (r *renderer) isClass(t string) bool { return r.names[strings.TrimSuffix(t,
 
 // plain renders a schema with no $ref or allOf.
 func (r *renderer) plain(s *value, at path, depth int, notes *[]string, shown bool) string {
-	if c := s.get("const"); c != nil {
+	if c := s.Get("const"); c != nil {
 		return literal(c)
 	}
-	if e := s.get("enum"); isArray(e) && len(e.obj) > 0 {
+	if e := s.Get("enum"); e.IsArray() && len(e.Members) > 0 {
 		var u union
-		for _, x := range e.obj {
-			u.add(literal(x.val))
+		for _, x := range e.Members {
+			u.add(literal(x.Value))
 		}
-		if typeIncludes(s, "null") {
+		if jsonschema.TypeIncludes(s, "null") {
 			u.add("nil")
 		}
 		return u.String()
 	}
 	for _, k := range [...]string{"anyOf", "oneOf"} {
-		if alts := s.get(k); isArray(alts) && len(alts.obj) > 0 && !(hasShape(s) && !anyShape(alts.obj)) {
+		if alts := s.Get(k); alts.IsArray() && len(alts.Members) > 0 && !(hasShape(s) && !anyShape(alts.Members)) {
 			var u union
-			for _, a := range alts.obj {
-				u.add(r.typ(a.val, at, depth, notes, false))
+			for _, a := range alts.Members {
+				u.add(r.typ(a.Value, at, depth, notes, false))
 			}
-			if typeIncludes(s, "null") {
+			if jsonschema.TypeIncludes(s, "null") {
 				u.add("nil")
 			}
 			return u.String()
 		}
 	}
-	if t := s.get("type"); t != nil && t.kind == 's' {
-		return r.named(t.str, s, at, depth, notes, shown)
+	if t := s.Get("type"); t != nil && t.Kind == 's' {
+		return r.named(t.Str, s, at, depth, notes, shown)
 	}
 	var u union
-	for _, t := range types(s) {
+	for _, t := range jsonschema.Types(s) {
 		u.add(r.named(t, s, at, depth, notes, shown))
 	}
 	return u.String()
@@ -286,71 +296,31 @@ func (r *renderer) named(t string, s *value, at path, depth int, notes *[]string
 
 // typeless reports whether s says nothing about the type of its value.
 func typeless(s *value) bool {
-	if s.kind != 'o' || types(s)[0] != "any" {
+	if s.Kind != 'o' || jsonschema.Types(s)[0] != "any" {
 		return false
 	}
 	for _, k := range [...]string{"$ref", "allOf", "anyOf", "oneOf", "enum", "const", "not"} {
-		if s.get(k) != nil {
+		if s.Get(k) != nil {
 			return false
 		}
 	}
 	return true
 }
 
-// types lists s's declared types, or infers one from its keywords.
-func types(s *value) []string {
-	switch t := s.get("type"); {
-	case t != nil && t.kind == 's':
-		return []string{t.str}
-	case isArray(t):
-		var out []string
-		for _, x := range t.obj {
-			if x.val.kind == 's' {
-				out = append(out, x.val.str)
-			}
-		}
-		if len(out) > 0 {
-			return out
-		}
-	}
-	switch {
-	case s.get("properties") != nil || s.get("additionalProperties") != nil || s.get("patternProperties") != nil:
-		return []string{"object"}
-	case s.get("items") != nil || s.get("prefixItems") != nil:
-		return []string{"array"}
-	}
-	return []string{"any"}
-}
-
-func typeIncludes(s *value, name string) bool {
-	t := s.get("type")
-	if t != nil && t.kind == 's' {
-		return t.str == name
-	}
-	if isArray(t) {
-		for _, x := range t.obj {
-			if x.val.kind == 's' && x.val.str == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // hasShape reports whether s says something about its own type, so that an
 // anyOf next to it only adds constraints (e.g. which members are required).
 func hasShape(s *value) bool {
-	return s.get("type") != nil || s.get("properties") != nil || s.get("items") != nil
+	return s.Get("type") != nil || s.Get("properties") != nil || s.Get("items") != nil
 }
 
 func anyShape(alts []member) bool {
 	for _, m := range alts {
-		a := m.val
-		if a.kind != 'o' {
+		a := m.Value
+		if a.Kind != 'o' {
 			return true
 		}
 		for _, k := range [...]string{"type", "properties", "items", "$ref", "enum", "const", "anyOf", "oneOf", "allOf"} {
-			if a.get(k) != nil {
+			if a.Get(k) != nil {
 				return true
 			}
 		}
@@ -359,15 +329,15 @@ func anyShape(alts []member) bool {
 }
 
 func (r *renderer) array(s *value, at path, depth int, notes *[]string) string {
-	items := s.get("items")
-	tuple := s.get("prefixItems")
-	if !isArray(tuple) && isArray(items) {
+	items := s.Get("items")
+	tuple := s.Get("prefixItems")
+	if !tuple.IsArray() && items.IsArray() {
 		tuple = items // draft-04 tuple form
 	}
-	if isArray(tuple) {
-		parts := make([]string, len(tuple.obj))
-		for i, e := range tuple.obj {
-			parts[i] = r.typ(e.val, at.child(strconv.Itoa(i+1)), depth+1, notes, false)
+	if tuple.IsArray() {
+		parts := make([]string, len(tuple.Members))
+		for i, e := range tuple.Members {
+			parts[i] = r.typ(e.Value, at.child(strconv.Itoa(i+1)), depth+1, notes, false)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
@@ -385,18 +355,18 @@ func (r *renderer) array(s *value, at path, depth int, notes *[]string) string {
 // inline table type in inline mode), table<string, T> for a map, {} when it
 // says nothing more — no shape is invented.
 func (r *renderer) object(s *value, at path, depth int, notes *[]string, shown bool) string {
-	props := s.get("properties")
-	if !props.isObject() || len(props.obj) == 0 {
-		switch ap := s.get("additionalProperties"); {
-		case ap.isObject():
+	props := s.Get("properties")
+	if !props.IsObject() || len(props.Members) == 0 {
+		switch ap := s.Get("additionalProperties"); {
+		case ap.IsObject():
 			return "table<string, " + r.typ(ap, at, depth+1, notes, false) + ">"
-		case ap != nil && ap.kind == 'b' && ap.b:
+		case ap != nil && ap.Kind == 'b' && ap.Bool:
 			return "table<string, any>"
 		}
-		if pp := s.get("patternProperties"); pp.isObject() && len(pp.obj) > 0 {
+		if pp := s.Get("patternProperties"); pp.IsObject() && len(pp.Members) > 0 {
 			var u union
-			for _, m := range pp.obj {
-				u.add(r.typ(m.val, at, depth+1, notes, false))
+			for _, m := range pp.Members {
+				u.add(r.typ(m.Value, at, depth+1, notes, false))
 			}
 			return "table<string, " + u.String() + ">"
 		}
@@ -427,7 +397,7 @@ const maxInline = 80
 // a $ref, and no members beyond its properties are allowed. Its own
 // description is not its members' business: the field above it shows it.
 func bare(s *value) bool {
-	if ap := s.get("additionalProperties"); ap != nil && !(ap.kind == 'b' && !ap.b) || s.get("patternProperties") != nil {
+	if ap := s.Get("additionalProperties"); ap != nil && !(ap.Kind == 'b' && !ap.Bool) || s.Get("patternProperties") != nil {
 		return false
 	}
 	return eachSubschema(s, docless)
@@ -436,16 +406,16 @@ func bare(s *value) bool {
 // docless reports whether s and everything below it carry no text or
 // constraint that only a class could show.
 func docless(s *value) bool {
-	if s.kind != 'o' {
+	if s.Kind != 'o' {
 		return true
 	}
 	for _, k := range [...]string{"description", "$ref", "allOf", "deprecated"} {
-		if s.get(k) != nil {
+		if s.Get(k) != nil {
 			return false
 		}
 	}
 	for _, k := range facetKeys {
-		if s.get(k) != nil {
+		if s.Get(k) != nil {
 			return false
 		}
 	}
@@ -456,16 +426,16 @@ func docless(s *value) bool {
 // properties, items, tuple members and union alternatives.
 func eachSubschema(s *value, f func(*value) bool) bool {
 	for _, k := range [...]string{"properties", "items", "prefixItems", "anyOf", "oneOf"} {
-		v := s.get(k)
+		v := s.Get(k)
 		switch {
 		case v == nil:
-		case v.kind == 'o' && k != "properties":
+		case v.Kind == 'o' && k != "properties":
 			if !f(v) {
 				return false
 			}
-		case v.kind == 'o' || v.kind == 'a':
-			for _, m := range v.obj {
-				if !f(m.val) {
+		case v.Kind == 'o' || v.Kind == 'a':
+			for _, m := range v.Members {
+				if !f(m.Value) {
 					return false
 				}
 			}
@@ -477,15 +447,15 @@ func eachSubschema(s *value, f func(*value) bool) bool {
 func (r *renderer) inlineObject(s *value, depth int) string {
 	var b strings.Builder
 	b.WriteString("{ ")
-	for i, m := range s.get("properties").obj {
+	for i, m := range s.Get("properties").Members {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(fieldKey(m.key))
-		if !isRequired(s, m.key) {
+		b.WriteString(fieldKey(m.Key))
+		if !isRequired(s, m.Key) {
 			b.WriteByte('?')
 		}
-		b.WriteString(": " + r.typ(m.val, path{}, depth+1, nil, true))
+		b.WriteString(": " + r.typ(m.Value, path{}, depth+1, nil, true))
 	}
 	b.WriteString(" }")
 	return b.String()
@@ -500,17 +470,17 @@ func (r *renderer) class(p pending) {
 	b.WriteString("---@class ")
 	b.WriteString(name)
 	b.WriteByte('\n')
-	for _, m := range s.get("properties").obj {
+	for _, m := range s.Get("properties").Members {
 		var fieldNotes []string
-		t := r.typ(m.val, path{name, m.key}, depth+1, &fieldNotes, true)
-		writeSchemaField(b, fieldKey(m.key), !isRequired(s, m.key), t, m.val, unlabel(fieldNotes, t))
+		t := r.typ(m.Value, path{name, m.Key}, depth+1, &fieldNotes, true)
+		writeSchemaField(b, fieldKey(m.Key), !isRequired(s, m.Key), t, m.Value, unlabel(fieldNotes, t))
 	}
-	switch ap := s.get("additionalProperties"); {
-	case ap.isObject():
+	switch ap := s.Get("additionalProperties"); {
+	case ap.IsObject():
 		var apNotes []string
 		t := r.typ(ap, path{name, "value"}, depth+1, &apNotes, false)
 		writeField(b, "[string]", false, t, unlabel(apNotes, t))
-	case ap != nil && ap.kind == 'b' && ap.b:
+	case ap != nil && ap.Kind == 'b' && ap.Bool:
 		writeField(b, "[string]", false, "any", nil)
 	}
 	b.WriteByte('\n')
@@ -518,9 +488,9 @@ func (r *renderer) class(p pending) {
 
 // isRequired reports whether key is in s's required list.
 func isRequired(s *value, key string) bool {
-	if req := s.get("required"); isArray(req) {
-		for _, x := range req.obj {
-			if x.val.kind == 's' && x.val.str == key {
+	if req := s.Get("required"); req.IsArray() {
+		for _, x := range req.Members {
+			if x.Value.Kind == 's' && x.Value.Str == key {
 				return true
 			}
 		}
@@ -543,8 +513,8 @@ func (r *renderer) newClass(base string) string {
 // expanded in place, and a reference back into a definition being expanded
 // renders as any.
 func (r *renderer) ref(s *value, at path, depth int, notes *[]string) string {
-	ref := s.text("$ref")
-	target := r.resolve(ref)
+	ref := s.Text("$ref")
+	target := jsonschema.Resolve(r.root, ref)
 	if target == nil {
 		return "any"
 	}
@@ -556,8 +526,8 @@ func (r *renderer) ref(s *value, at path, depth int, notes *[]string) string {
 	}
 	r.active[ref] = true
 	defer delete(r.active, ref)
-	if !r.inline && target.kind == 'o' && target.get("$ref") == nil {
-		if target.get("allOf") != nil {
+	if !r.inline && target.Kind == 'o' && target.Get("$ref") == nil {
+		if target.Get("allOf") != nil {
 			target = r.merge(target, true)
 		}
 		if isClassObject(target) {
@@ -595,61 +565,12 @@ type expansion struct {
 }
 
 func isClassObject(s *value) bool {
-	p := s.get("properties")
-	return p.isObject() && len(p.obj) > 0 && typeIncludesOrNone(s, "object")
+	p := s.Get("properties")
+	return p.IsObject() && len(p.Members) > 0 && typeIncludesOrNone(s, "object")
 }
 
 func typeIncludesOrNone(s *value, name string) bool {
-	return s.get("type") == nil || typeIncludes(s, name)
-}
-
-// resolve follows a local JSON Pointer ("#", "#/$defs/x",
-// "#/definitions/x", "#/properties/a/items"); other references resolve to
-// nil and render as any.
-func (r *renderer) resolve(ref string) *value {
-	if ref == "#" {
-		return r.root
-	}
-	if !strings.HasPrefix(ref, "#/") {
-		return nil
-	}
-	v := r.root
-	for _, tok := range strings.Split(ref[2:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(unescapePercent(tok), "~1", "/"), "~0", "~")
-		switch {
-		case v == nil:
-			return nil
-		case v.kind == 'o':
-			v = v.get(tok)
-		case v.kind == 'a':
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.obj) {
-				return nil
-			}
-			v = v.obj[i].val
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-func unescapePercent(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return s.Get("type") == nil || jsonschema.TypeIncludes(s, name)
 }
 
 // merge folds allOf into one schema: properties in order of appearance,
@@ -658,80 +579,78 @@ func unescapePercent(s string) string {
 // $refs in branches are
 // followed (once each, so a self-reference cannot loop).
 func (r *renderer) merge(s *value, ownDesc bool) *value {
-	out := &value{kind: 'o'}
-	props := &value{kind: 'o'}
+	out := &value{Kind: 'o'}
+	props := &value{Kind: 'o'}
 	var required []member
 	var descs []string
 	seen := map[string]bool{}
 	var fold func(x *value)
 	fold = func(x *value) {
-		if ref := x.text("$ref"); ref != "" {
+		if ref := x.Text("$ref"); ref != "" {
 			if seen[ref] || r.active[ref] {
 				return
 			}
 			seen[ref] = true
-			if t := r.resolve(ref); t != nil {
+			if t := jsonschema.Resolve(r.root, ref); t != nil {
 				fold(t)
 			}
 		}
-		if x.kind != 'o' {
+		if x.Kind != 'o' {
 			return
 		}
-		for _, m := range x.obj {
-			switch m.key {
+		for _, m := range x.Members {
+			switch m.Key {
 			case "$ref":
 			case "allOf":
-				if isArray(m.val) {
-					for _, b := range m.val.obj {
-						fold(b.val)
+				if m.Value.IsArray() {
+					for _, b := range m.Value.Members {
+						fold(b.Value)
 					}
 				}
 			case "properties":
-				if m.val.isObject() {
-					props.obj = append(props.obj, m.val.obj...)
+				if m.Value.IsObject() {
+					props.Members = append(props.Members, m.Value.Members...)
 				}
 			case "required":
-				if isArray(m.val) {
-					required = append(required, m.val.obj...)
+				if m.Value.IsArray() {
+					required = append(required, m.Value.Members...)
 				}
 			case "description":
-				if x != s && m.val.kind == 's' && m.val.str != "" && !slices.Contains(descs, m.val.str) {
-					descs = append(descs, m.val.str)
+				if x != s && m.Value.Kind == 's' && m.Value.Str != "" && !slices.Contains(descs, m.Value.Str) {
+					descs = append(descs, m.Value.Str)
 				}
 			default:
-				if out.get(m.key) == nil {
-					out.obj = append(out.obj, m)
+				if out.Get(m.Key) == nil {
+					out.Members = append(out.Members, m)
 				}
 			}
 		}
 	}
-	if d := s.text("description"); ownDesc && d != "" {
+	if d := s.Text("description"); ownDesc && d != "" {
 		descs = append(descs, d)
 	}
 	fold(s)
-	if len(props.obj) > 0 {
-		out.obj = append(out.obj, member{"properties", props})
+	if len(props.Members) > 0 {
+		out.Members = append(out.Members, member{Key: "properties", Value: props})
 	}
 	if len(required) > 0 {
-		out.obj = append(out.obj, member{"required", &value{kind: 'a', obj: required}})
+		out.Members = append(out.Members, member{Key: "required", Value: &value{Kind: 'a', Members: required}})
 	}
 	if len(descs) > 0 {
-		out.obj = append(out.obj, member{"description", &value{kind: 's', str: strings.Join(descs, "\n")}})
+		out.Members = append(out.Members, member{Key: "description", Value: &value{Kind: 's', Str: strings.Join(descs, "\n")}})
 	}
 	return out
 }
 
-func isArray(v *value) bool { return v != nil && v.kind == 'a' }
-
 // literal renders an enum or const member as a LuaCATS literal type.
 func literal(v *value) string {
-	switch v.kind {
+	switch v.Kind {
 	case 's':
-		return Quote(v.str)
+		return Quote(v.Str)
 	case 'n':
-		return v.str
+		return v.Str
 	case 'b':
-		if v.b {
+		if v.Bool {
 			return "true"
 		}
 		return "false"

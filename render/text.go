@@ -34,18 +34,18 @@ func writeFacets(b *strings.Builder, s *value, prefix string) {
 		n++
 		b.WriteString(name)
 	}
-	if d := s.get("deprecated"); d != nil && d.kind == 'b' && d.b {
+	if d := s.Get("deprecated"); d != nil && d.Kind == 'b' && d.Bool {
 		next("deprecated")
 	}
 	for _, k := range facetKeys {
-		v := s.get(k)
+		v := s.Get(k)
 		if v == nil {
 			continue
 		}
 		next(k)
 		b.WriteString(": ")
-		if v.kind == 's' && k != "default" && escapeControls(v.str) == v.str {
-			b.WriteString(v.str) // format and pattern read better unquoted
+		if v.Kind == 's' && k != "default" && escapeControls(v.Str) == v.Str {
+			b.WriteString(v.Str) // format and pattern read better unquoted
 		} else {
 			writeJSON(b, v)
 		}
@@ -58,7 +58,7 @@ func writeFacets(b *strings.Builder, s *value, prefix string) {
 // docLines returns s's description as comment-safe lines with its facets
 // appended to the last one, followed by extra lines.
 func docLines(s *value, extra []string) []string {
-	lines := splitLines(s.text("description"))
+	lines := splitLines(s.Text("description"))
 	if f := facets(s); f != "" {
 		if len(lines) == 0 {
 			lines = []string{f}
@@ -112,7 +112,7 @@ func writeField(b *strings.Builder, key string, optional bool, t string, lines [
 // writeSchemaField writes the field for schema s: in one go when its doc
 // is one line, the common case, else through docLines.
 func writeSchemaField(b *strings.Builder, key string, optional bool, t string, s *value, notes []string) {
-	desc, ok := oneLine(s.text("description"))
+	desc, ok := oneLine(s.Text("description"))
 	if !ok || len(notes) > 0 {
 		writeField(b, key, optional, t, docLines(s, notes))
 		return
@@ -223,30 +223,30 @@ func isControl(r rune) bool {
 
 // writeJSON writes v back as compact JSON, for facet values.
 func writeJSON(b *strings.Builder, v *value) {
-	switch v.kind {
+	switch v.Kind {
 	case 'o', 'a':
 		open, closer := byte('{'), byte('}')
-		if v.kind == 'a' {
+		if v.Kind == 'a' {
 			open, closer = '[', ']'
 		}
 		b.WriteByte(open)
-		for i, m := range v.obj {
+		for i, m := range v.Members {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if v.kind == 'o' {
-				jsontext.WriteString(b, m.key)
+			if v.Kind == 'o' {
+				jsontext.WriteString(b, m.Key)
 				b.WriteByte(':')
 			}
-			writeJSON(b, m.val)
+			writeJSON(b, m.Value)
 		}
 		b.WriteByte(closer)
 	case 's':
-		jsontext.WriteString(b, v.str)
+		jsontext.WriteString(b, v.Str)
 	case 'n':
-		b.WriteString(v.str)
+		b.WriteString(v.Str)
 	case 'b':
-		b.WriteString(strconv.FormatBool(v.b))
+		b.WriteString(strconv.FormatBool(v.Bool))
 	default:
 		b.WriteString("null")
 	}

@@ -8,12 +8,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/execlua/execlua/internal/jsonschema"
+	"github.com/execlua/execlua/internal/toolname"
 	"github.com/execlua/execlua/render"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // Name is the key ToolSearch has on the sandbox's tools table. No pool tool
 // may be called this.
-const Name = "ToolSearch"
+const Name = toolname.ToolSearch
 
 // Result caps for keyword queries; select: is never capped.
 const (
@@ -71,13 +75,13 @@ const OutputSchema = `{
 func Signature() string {
 	sig, err := render.Signature(Name, json.RawMessage(InputSchema), json.RawMessage(OutputSchema))
 	if err != nil {
-		panic("search: ToolSearch's own schema does not render: " + err.Error())
+		panic("search: " + Name + "'s own schema does not render: " + err.Error())
 	}
 	return sig
 }
 
 // ErrInvalidArgs is what every argument error matches with errors.Is.
-var ErrInvalidArgs = errors.New("invalid ToolSearch arguments")
+var ErrInvalidArgs = errors.New("invalid " + Name + " arguments")
 
 // ArgsError says what was wrong with a script's ToolSearch arguments and
 // shows the shape InputSchema accepts.
@@ -100,28 +104,34 @@ type query struct {
 
 // argSpec is InputSchema read once per Index: what the validator checks.
 type argSpec struct {
-	props    map[string]string // field -> JSON type
+	props    map[string][]string // field -> allowed JSON types (nil: any)
 	required []string
 	expected string // the accepted shape, rendered
 }
 
-func newArgSpec() argSpec {
-	var s struct {
-		Properties map[string]struct {
-			Type string `json:"type"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	if err := json.Unmarshal([]byte(InputSchema), &s); err != nil {
-		panic("search: InputSchema is not JSON: " + err.Error())
-	}
-	expected, err := render.Type(json.RawMessage(InputSchema))
+func newArgSpec() argSpec { return specOf(InputSchema) }
+
+// specOf reads an input schema the way signatures and the empty-table rule
+// read it (package jsonschema): $refs followed, alternatives gathered.
+func specOf(schema string) argSpec {
+	root, err := jsontext.Parse(schema)
 	if err != nil {
-		panic("search: InputSchema does not render: " + err.Error())
+		panic("search: the input schema is not JSON: " + err.Error())
 	}
-	spec := argSpec{props: map[string]string{}, required: s.Required, expected: expected}
-	for k, p := range s.Properties {
-		spec.props[k] = p.Type
+	expected, err := render.Type(json.RawMessage(schema))
+	if err != nil {
+		panic("search: the input schema does not render: " + err.Error())
+	}
+	spec := argSpec{props: map[string][]string{}, expected: expected}
+	for _, b := range jsonschema.Branches(root, root) {
+		for _, p := range b.Get("properties").Entries() {
+			spec.props[p.Key] = jsonschema.AllowedTypes(root, p.Value)
+		}
+		for _, r := range b.Get("required").Entries() {
+			if r.Value.Kind == 's' && !slices.Contains(spec.required, r.Value.Str) {
+				spec.required = append(spec.required, r.Value.Str)
+			}
+		}
 	}
 	return spec
 }
@@ -143,14 +153,14 @@ func (spec argSpec) parse(args json.RawMessage) (query, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		typ, ok := spec.props[k]
+		types, ok := spec.props[k]
 		switch v := fields[k]; {
 		case !ok:
 			problems = append(problems, "unknown field "+strconv.Quote(k))
 		case string(v) == "null":
 			delete(fields, k)
-		case !hasType(v, typ):
-			problems = append(problems, "field "+strconv.Quote(k)+" must be a "+typ)
+		case !jsonschema.Accepts(v, types):
+			problems = append(problems, "field "+strconv.Quote(k)+" must be a "+strings.Join(types, " or "))
 		}
 	}
 	for _, k := range spec.required {
@@ -173,19 +183,6 @@ func (spec argSpec) parse(args json.RawMessage) (query, error) {
 
 func (spec argSpec) fail(problems ...string) error {
 	return &ArgsError{Problems: problems, Expected: spec.expected}
-}
-
-// hasType reports whether the JSON value v is of JSON Schema type typ.
-func hasType(v json.RawMessage, typ string) bool {
-	switch typ {
-	case "string":
-		var s string
-		return json.Unmarshal(v, &s) == nil
-	case "number", "integer":
-		f, err := strconv.ParseFloat(string(v), 64)
-		return (err == nil || errors.Is(err, strconv.ErrRange)) && (typ == "number" || f == math.Trunc(f))
-	}
-	return true
 }
 
 // clamp reads max_results: the integer part, within [1, MaxResults]

@@ -1,73 +1,91 @@
-package render
+package jsontext
 
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// value is a parsed JSON value that keeps object members in document order:
-// a schema's property order is the author's and must survive into the
+// Value is a parsed JSON value that keeps object members in document order:
+// a schema's property order is the author's and must survive into a
 // signature, which encoding/json's maps would lose. Parsing by hand is also
 // what keeps one wide schema well under the render budget.
-type value struct {
-	kind byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null
-	b    bool
-	str  string
-	// obj holds an object's members, or an array's elements with empty
+type Value struct {
+	// Kind is 'o' object, 'a' array, 's' string, 'n' number, 'b' bool or
+	// 'z' null.
+	Kind byte
+	Bool bool
+	// Str is a string's contents or a number's text.
+	Str string
+	// Members holds an object's members, or an array's elements with empty
 	// keys: one slice for both keeps values small.
-	obj []member
+	Members []Member
 }
 
-type member struct {
-	key string
-	val *value
+// Member is one member of an object (or element of an array).
+type Member struct {
+	Key   string
+	Value *Value
 }
 
-// get returns the member named key (the last one, as encoding/json would),
+// Get returns the member named key (the last one, as encoding/json would),
 // or nil when v is not an object or has no such member.
-func (v *value) get(key string) *value {
-	if v == nil || v.kind != 'o' {
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != 'o' {
 		return nil
 	}
-	for i := len(v.obj) - 1; i >= 0; i-- {
-		if v.obj[i].key == key {
-			return v.obj[i].val
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		if v.Members[i].Key == key {
+			return v.Members[i].Value
 		}
 	}
 	return nil
 }
 
-func (v *value) isObject() bool { return v != nil && v.kind == 'o' }
+// Entries returns an object's members or an array's elements; nil for
+// anything else, nil included.
+func (v *Value) Entries() []Member {
+	if v == nil {
+		return nil
+	}
+	return v.Members
+}
 
-// text returns a string member's contents, or "" if it is missing or not a
+// IsObject reports whether v is a JSON object.
+func (v *Value) IsObject() bool { return v != nil && v.Kind == 'o' }
+
+// IsArray reports whether v is a JSON array.
+func (v *Value) IsArray() bool { return v != nil && v.Kind == 'a' }
+
+// Text returns a string member's contents, or "" if it is missing or not a
 // string.
-func (v *value) text(key string) string {
-	if m := v.get(key); m != nil && m.kind == 's' {
-		return m.str
+func (v *Value) Text(key string) string {
+	if m := v.Get(key); m != nil && m.Kind == 's' {
+		return m.Str
 	}
 	return ""
 }
 
-// maxNesting bounds parser recursion the way encoding/json does.
-const maxNesting = 10000
+// MaxNesting bounds parser recursion the way encoding/json does.
+const MaxNesting = 10000
 
 type parser struct {
 	s     string
 	pos   int
 	depth int
-	slab  []value // values are carved from here: one allocation for many
+	slab  []Value // values are carved from here: one allocation for many
 	// Members and elements collect here and are copied out once, into
 	// mslab, when their object or array ends.
-	members []member
-	mslab   []member
+	members []Member
+	mslab   []Member
 	buf     []byte // scratch for strings with escapes
 }
 
-func (p *parser) alloc(v value) *value {
+func (p *parser) alloc(v Value) *Value {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]value, 0, 64)
+		p.slab = make([]Value, 0, 64)
 	}
 	p.slab = append(p.slab, v)
 	return &p.slab[len(p.slab)-1]
@@ -76,13 +94,13 @@ func (p *parser) alloc(v value) *value {
 // finish copies the members collected since mark into the member slab and
 // returns them, capacity capped so that no later append can reach a
 // neighbour's.
-func (p *parser) finish(mark int) []member {
+func (p *parser) finish(mark int) []Member {
 	n := len(p.members) - mark
 	if n == 0 {
 		return nil
 	}
 	if cap(p.mslab)-len(p.mslab) < n {
-		p.mslab = make([]member, 0, max(n, 64))
+		p.mslab = make([]Member, 0, max(n, 64))
 	}
 	start := len(p.mslab)
 	p.mslab = append(p.mslab, p.members[mark:]...)
@@ -90,14 +108,37 @@ func (p *parser) finish(mark int) []member {
 	return p.mslab[start:len(p.mslab):len(p.mslab)]
 }
 
-// parseJSON parses one JSON document.
-func parseJSON(s string) (*value, error) {
+// parsers keep their scratch (members, buf) from one Parse to the next: a
+// tool's output is parsed on every nested call.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxScratch is the most scratch a pooled parser keeps, in elements.
+const maxScratch = 1 << 12
+
+// release returns p to the pool, holding nothing of the tree it built.
+func (p *parser) release() {
+	clear(p.members[:cap(p.members)])
+	p.members = p.members[:0]
+	if cap(p.members) > maxScratch {
+		p.members = nil
+	}
+	if cap(p.buf) > maxScratch {
+		p.buf = nil
+	}
+	p.s, p.slab, p.mslab = "", nil, nil
+	parsers.Put(p)
+}
+
+// Parse parses one JSON document.
+func Parse(s string) (*Value, error) {
 	// Every value but the first follows a ':' or a ',' (or opens an
 	// array). Descriptions hold many of those characters too, so about
 	// half the count is a fair first guess at how many values there are.
-	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 16
+	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 4
 	n = min(n, 4096)
-	p := &parser{s: s, slab: make([]value, 0, n), mslab: make([]member, 0, n)}
+	p := parsers.Get().(*parser)
+	defer p.release()
+	*p = parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n), members: p.members, buf: p.buf}
 	p.space()
 	v, err := p.value()
 	if err != nil {
@@ -111,16 +152,16 @@ func parseJSON(s string) (*value, error) {
 }
 
 func (p *parser) fail(msg string) error {
-	return &syntaxError{Offset: p.pos, msg: msg}
+	return &SyntaxError{Offset: p.pos, msg: msg}
 }
 
-// syntaxError reports where a schema stops being JSON.
-type syntaxError struct {
+// SyntaxError reports where a document stops being JSON.
+type SyntaxError struct {
 	Offset int
 	msg    string
 }
 
-func (e *syntaxError) Error() string {
+func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.msg
 }
 
@@ -135,7 +176,7 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) value() (*value, error) {
+func (p *parser) value() (*Value, error) {
 	if p.pos >= len(p.s) {
 		return nil, p.fail("unexpected end of input")
 	}
@@ -149,18 +190,18 @@ func (p *parser) value() (*value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return p.alloc(value{kind: 's', str: s}), nil
+		return p.alloc(Value{Kind: 's', Str: s}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case strings.HasPrefix(p.s[p.pos:], "true"):
 		p.pos += 4
-		return p.alloc(value{kind: 'b', b: true}), nil
+		return p.alloc(Value{Kind: 'b', Bool: true}), nil
 	case strings.HasPrefix(p.s[p.pos:], "false"):
 		p.pos += 5
-		return p.alloc(value{kind: 'b'}), nil
+		return p.alloc(Value{Kind: 'b'}), nil
 	case strings.HasPrefix(p.s[p.pos:], "null"):
 		p.pos += 4
-		return p.alloc(value{kind: 'z'}), nil
+		return p.alloc(Value{Kind: 'z'}), nil
 	default:
 		return nil, p.fail("unexpected character " + strconv.QuoteRune(rune(c)))
 	}
@@ -168,7 +209,7 @@ func (p *parser) value() (*value, error) {
 
 func (p *parser) enter() error {
 	p.depth++
-	if p.depth > maxNesting {
+	if p.depth > MaxNesting {
 		return p.fail("nesting too deep")
 	}
 	return nil
@@ -176,7 +217,7 @@ func (p *parser) enter() error {
 
 // container parses an object ('{', kind 'o') or an array ('[', kind 'a')
 // from its opening bracket; array elements get empty keys.
-func (p *parser) container(kind, closer byte) (*value, error) {
+func (p *parser) container(kind, closer byte) (*Value, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
@@ -185,7 +226,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 		what = "an object"
 	}
 	p.pos++
-	v := p.alloc(value{kind: kind})
+	v := p.alloc(Value{Kind: kind})
 	mark := len(p.members)
 	p.space()
 	if p.pos < len(p.s) && p.s[p.pos] == closer {
@@ -215,7 +256,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.members = append(p.members, member{k, m})
+		p.members = append(p.members, Member{k, m})
 		p.space()
 		if p.pos >= len(p.s) {
 			return nil, p.fail("unexpected end of input in " + what)
@@ -226,7 +267,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 		case closer:
 			p.pos++
 			p.depth--
-			v.obj = p.finish(mark)
+			v.Members = p.finish(mark)
 			return v, nil
 		default:
 			return nil, p.fail("expected ',' or '" + string(closer) + "' in " + what)
@@ -234,7 +275,7 @@ func (p *parser) container(kind, closer byte) (*value, error) {
 	}
 }
 
-func (p *parser) number() (*value, error) {
+func (p *parser) number() (*Value, error) {
 	start := p.pos
 	if p.s[p.pos] == '-' {
 		p.pos++
@@ -260,7 +301,7 @@ func (p *parser) number() (*value, error) {
 			return nil, p.fail("invalid number")
 		}
 	}
-	return p.alloc(value{kind: 'n', str: p.s[start:p.pos]}), nil
+	return p.alloc(Value{Kind: 'n', Str: p.s[start:p.pos]}), nil
 }
 
 func (p *parser) digits() int {
@@ -272,8 +313,8 @@ func (p *parser) digits() int {
 	return n
 }
 
-// string parses a JSON string starting at the opening quote. Invalid UTF-8
-// becomes U+FFFD, as with encoding/json.
+// string parses a JSON string starting at the opening quote. Each byte
+// that is not UTF-8 becomes U+FFFD, as with encoding/json.
 func (p *parser) string() (string, error) {
 	p.pos++ // '"'
 	start := p.pos
@@ -283,10 +324,7 @@ func (p *parser) string() (string, error) {
 		if c == '"' {
 			s := p.s[start:p.pos]
 			p.pos++
-			if utf8.ValidString(s) {
-				return s, nil
-			}
-			return strings.ToValidUTF8(s, "\uFFFD"), nil
+			return validUTF8(s), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -300,7 +338,7 @@ func (p *parser) string() (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+			return validUTF8(string(b)), nil
 		case c < 0x20:
 			return "", p.fail("control character in a string")
 		case c != '\\':
@@ -354,6 +392,26 @@ func (p *parser) string() (string, error) {
 		}
 	}
 	return "", p.fail("unterminated string")
+}
+
+// validUTF8 replaces each byte of s that is not UTF-8 with U+FFFD (one per
+// byte, where strings.ToValidUTF8 would fold a run into one).
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func (p *parser) hex4() (rune, bool) {
