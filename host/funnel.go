@@ -102,15 +102,11 @@ func toolResponse(out execlua.Output) json.RawMessage {
 // or a tool named after a configured server that is down (its call starts
 // the server again, POOL-11).
 func (h *Host) lookup(name string) (execlua.Tool, bool) {
-	for _, t := range h.opts.Builtins {
-		if t.Name == name {
-			return t, true
-		}
+	if i, ok := h.builtins[name]; ok {
+		return h.opts.Builtins[i], true
 	}
-	for _, t := range h.mgr.Tools() {
-		if t.Name == name {
-			return t, true
-		}
+	if t, ok := h.mgr.Tool(name); ok {
+		return t, true
 	}
 	for _, st := range h.mgr.Status() {
 		prefix := execlua.MCPPrefix + st.Server + "__"

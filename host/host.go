@@ -105,10 +105,12 @@ const maxReports = 200
 
 // Host is the reference host. Its methods are safe for concurrent use.
 type Host struct {
-	opts  Options
-	store *settings.Store
-	mgr   *servers.Manager
-	exec  Executor
+	opts     Options
+	builtins map[string]int // index into opts.Builtins
+	store    *settings.Store
+	mgr      *servers.Manager
+	exec     Executor
+	closed   atomic.Bool
 
 	pol     atomic.Pointer[policy]
 	granted []permission.Rule // allow-always rules of this process; guarded by syncMu
@@ -140,10 +142,12 @@ func New(ctx context.Context, opts *Options) (*Host, error) {
 	if opts != nil {
 		h.opts = *opts
 	}
-	for _, t := range h.opts.Builtins {
+	h.builtins = map[string]int{}
+	for i, t := range h.opts.Builtins {
 		if t.Kind != execlua.Builtin {
 			return nil, fmt.Errorf("host: Options.Builtins holds %s, which is not a builtin; MCP tools come from servers", t.Name)
 		}
+		h.builtins[t.Name] = i
 	}
 	base := Executor(h.execute)
 	if h.opts.Execute != nil {
@@ -178,6 +182,7 @@ func New(ctx context.Context, opts *Options) (*Host, error) {
 // Close disconnects every server, stops watching the settings and waits
 // for the host's background work.
 func (h *Host) Close() error {
+	h.closed.Store(true)
 	err := errors.Join(h.store.Close(), h.mgr.Close())
 	h.bg.Wait()
 	return err
@@ -248,6 +253,9 @@ func (h *Host) serverConfigs(s *settings.Settings) map[string]ServerConfig {
 // settingsChanged follows a reload: a new policy for the next call, the
 // sessions' settings, and the servers the files now name.
 func (h *Host) settingsChanged(s *settings.Settings) {
+	if h.closed.Load() {
+		return
+	}
 	h.rebuild(s)
 	h.sync()
 	h.bg.Go(func() { h.mgr.Connect(context.Background(), h.serverConfigs(s)) })

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -19,6 +20,10 @@ import (
 // inProcess is the transport type of an Options.InProcess server.
 const inProcess = "in-process"
 
+// quiet keeps mcp-go's transports from logging: what goes wrong with a
+// server reaches the host as a Report, and a library does not print.
+var quiet = slog.New(slog.DiscardHandler)
+
 // conn is one server's connection, across restarts.
 type conn struct {
 	m    *Manager
@@ -32,6 +37,7 @@ type conn struct {
 	cl       *client.Client
 	proc     *process
 	tools    []execlua.Tool
+	byName   map[string]int // index into tools
 	err      error
 	failures int // failed starts and lost connections since the last good call
 	retryAt  time.Time
@@ -83,11 +89,12 @@ func (c *conn) start(ctx context.Context) {
 		c.failures++
 		c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
 		c.mu.Unlock()
-		closeClient(cl, p)
+		closeClient(cl, p) // the process has exited: its stderr is complete
 		c.m.report(Report{Server: c.name, Err: err, Stderr: p.stderrTail()})
 		return
 	}
-	c.state, c.cl, c.proc, c.tools, c.err = Connected, cl, p, tools, nil
+	c.state, c.cl, c.proc, c.err = Connected, cl, p, nil
+	c.setTools(tools)
 	c.mu.Unlock()
 	c.m.changed()
 }
@@ -125,9 +132,12 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 	case "stdio":
 		p, tr, err = startProcess(cfg, c.m.opts.Cwd, func(err error) { c.lost(gen, err) })
 	case "http", "streamable-http":
-		tr, err = transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening())
+		tr, err = transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers),
+			transport.WithContinuousListening(), transport.WithHTTPLogger(quiet))
 	case "sse":
-		tr, err = transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers))
+		var sse *transport.SSE
+		sse, err = transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers), transport.WithSSELogger(quiet))
+		tr = sseCancels{sse, sse}
 	}
 	if err != nil {
 		return nil, p, nil, err
@@ -153,6 +163,20 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 	}
 	return cl, p, tools, nil
 }
+
+// sseCancels hides that an SSE transport runs over HTTP, so that the
+// client sends notifications/cancelled for a cancelled call: on the old
+// SSE transport the answer comes on the event stream, and ending the POST
+// does not reach the server's handler. What it hides (the protocol
+// version header) the initialize handshake's revisions do without.
+type sseCancels struct {
+	transport.Interface
+	sse *transport.SSE
+}
+
+// SetConnectionLostHandler passes the handler on, so that a lost stream
+// marks the server disconnected.
+func (s sseCancels) SetConnectionLostHandler(h func(error)) { s.sse.SetConnectionLostHandler(h) }
 
 // cause prefers the reason a context ended over the error it caused.
 func cause(ctx context.Context, err error) error {
@@ -198,6 +222,10 @@ func (c *conn) list(ctx context.Context, cl *client.Client) ([]execlua.Tool, err
 		}
 		for _, raw := range page.Tools {
 			t, err := execlua.NewMCPTool(c.name, raw)
+			var nameErr *execlua.NameError
+			if errors.As(err, &nameErr) && nameErr.What == "server" {
+				return nil, &configError{err}
+			}
 			if err != nil {
 				c.m.report(Report{Server: c.name, Tool: listedName(raw), Err: fmt.Errorf("tool left out: %w", err)})
 				continue
@@ -268,9 +296,18 @@ func (c *conn) relist(gen int) {
 		c.mu.Unlock()
 		return
 	}
-	c.tools = tools
+	c.setTools(tools)
 	c.mu.Unlock()
 	c.m.changed()
+}
+
+// setTools replaces the tools and their index; c.mu is held.
+func (c *conn) setTools(tools []execlua.Tool) {
+	c.tools = tools
+	c.byName = make(map[string]int, len(tools))
+	for i, t := range tools {
+		c.byName[t.Name] = i
+	}
 }
 
 // lost marks the connection of start gen as gone: its tools leave the pool
@@ -282,7 +319,8 @@ func (c *conn) lost(gen int, err error) {
 		return
 	}
 	cl, p := c.cl, c.proc
-	c.state, c.cl, c.proc, c.tools = Disconnected, nil, nil, nil
+	c.state, c.cl, c.proc = Disconnected, nil, nil
+	c.setTools(nil)
 	c.err = fmt.Errorf("disconnected: %w", err)
 	c.failures++
 	c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
@@ -305,7 +343,8 @@ func (c *conn) shutdown() {
 	c.closed = true
 	c.gen++
 	cl, p := c.cl, c.proc
-	c.cl, c.proc, c.tools = nil, nil, nil
+	c.cl, c.proc = nil, nil
+	c.setTools(nil)
 	if c.refresh != nil {
 		c.refresh.Stop()
 	}

@@ -41,6 +41,12 @@ var transports = []way{
 		t.Cleanup(srv.Close)
 		return nil, map[string]settings.ServerConfig{"fx": {Type: "http", URL: srv.URL + "/mcp"}}, f
 	}},
+	{"sse", func(t *testing.T) (map[string]*server.MCPServer, map[string]settings.ServerConfig, *fixture.Fixture) {
+		f := fixture.New(false)
+		srv := httptest.NewServer(server.NewSSEServer(f.Server))
+		t.Cleanup(srv.Close)
+		return nil, map[string]settings.ServerConfig{"fx": {Type: "sse", URL: srv.URL + "/sse"}}, f
+	}},
 }
 
 // stdioConfig runs this test binary as a fixture process of the given

@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,9 +110,10 @@ type Manager struct {
 	ids    atomic.Int64
 	now    func() time.Time
 
-	mu    sync.Mutex
-	conns map[string]*conn
-	bg    sync.WaitGroup
+	mu     sync.Mutex
+	conns  map[string]*conn
+	closed bool
+	bg     sync.WaitGroup
 }
 
 // New returns a Manager with no connections yet; Connect starts them.
@@ -151,6 +153,10 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 	}
 	var start, stop []*conn
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
 	for name, old := range m.conns {
 		if cfg, ok := want[name]; !ok || !reflect.DeepEqual(cfg, old.cfg) {
 			stop = append(stop, old)
@@ -193,6 +199,28 @@ func (m *Manager) Tools() []execlua.Tool {
 	return out
 }
 
+// Tool finds a tool of a connected server by its full name.
+func (m *Manager) Tool(name string) (execlua.Tool, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range m.conns {
+		if !strings.HasPrefix(name, execlua.MCPPrefix+c.name+"__") {
+			continue
+		}
+		c.mu.Lock()
+		i, ok := c.byName[name] // empty unless connected
+		var t execlua.Tool
+		if ok {
+			t = c.tools[i]
+		}
+		c.mu.Unlock()
+		if ok {
+			return t, true
+		}
+	}
+	return execlua.Tool{}, false
+}
+
 // Status returns every server's state, by server name.
 func (m *Manager) Status() []Status {
 	var out []Status
@@ -225,6 +253,7 @@ func (m *Manager) Revive() {
 func (m *Manager) Close() error {
 	m.cancel()
 	m.mu.Lock()
+	m.closed = true
 	conns := slices.Collect(maps.Values(m.conns))
 	m.conns = map[string]*conn{}
 	m.mu.Unlock()

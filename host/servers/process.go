@@ -22,8 +22,10 @@ type process struct {
 	cmd    *exec.Cmd
 	stdout *os.File // the host's end
 	stderr *tail
-	exited chan struct{}
-	err    error // the exit status, once exited is closed
+	// stderrDone is closed when the last writer of stderr is gone.
+	stderrDone chan struct{}
+	exited     chan struct{}
+	err        error // the exit status, once exited is closed
 }
 
 // startProcess starts a stdio server and returns a transport over its
@@ -38,7 +40,7 @@ func startProcess(cfg settings.ServerConfig, cwd string, onExit func(error)) (*p
 	for k, v := range cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	p := &process{cmd: cmd, stderr: &tail{}, exited: make(chan struct{})}
+	p := &process{cmd: cmd, stderr: &tail{}, stderrDone: make(chan struct{}), exited: make(chan struct{})}
 	proc.Group(cmd)
 
 	// Pipes of our own rather than cmd's: Wait would close cmd's pipes
@@ -64,6 +66,7 @@ func startProcess(cfg settings.ServerConfig, cwd string, onExit func(error)) (*p
 	go func() {
 		_, _ = io.Copy(p.stderr, pipes[4]) // ends when the last writer is gone
 		pipes[4].Close()
+		close(p.stderrDone)
 	}()
 	go func() {
 		p.err = cmd.Wait()
@@ -87,11 +90,23 @@ func exitError(err error) error {
 	return fmt.Errorf("the server process ended: %w", err)
 }
 
-// stderrTail returns the last lines the process wrote to stderr; "" for no
-// process.
+// stderrSettle bounds the wait for the stderr of an exited process to be
+// read to its end.
+const stderrSettle = 500 * time.Millisecond
+
+// stderrTail returns the last lines the process wrote to stderr, all of
+// them once it has exited; "" for no process.
 func (p *process) stderrTail() string {
 	if p == nil {
 		return ""
+	}
+	select {
+	case <-p.exited:
+		select {
+		case <-p.stderrDone:
+		case <-time.After(stderrSettle):
+		}
+	default:
 	}
 	return p.stderr.String()
 }

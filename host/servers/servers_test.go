@@ -334,3 +334,19 @@ func TestReconfigure(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidServerName: a server whose name breaks the naming rule is
+// left out whole, with one report.
+func TestInvalidServerName(t *testing.T) {
+	rec := newRecorder()
+	m := New(rec.options(&Options{InProcess: map[string]*server.MCPServer{"bad\nname": fixture.New(false).Server}}))
+	defer m.Close()
+	m.Connect(context.Background(), nil)
+	r := <-rec.reports
+	if !errors.Is(r.Err, execlua.ErrInvalidName) || len(rec.reports) != 0 {
+		t.Errorf("report %+v, %d more", r, len(rec.reports))
+	}
+	if st := m.Status(); st[0].State != Failed || len(m.Tools()) != 0 {
+		t.Errorf("status %+v", st)
+	}
+}

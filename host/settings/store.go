@@ -44,6 +44,7 @@ type Store struct {
 	remote  *File
 	cur     *Settings
 	watcher *fsnotify.Watcher
+	closed  bool
 
 	notify sync.Mutex // one OnChange at a time, in order
 }
@@ -150,6 +151,12 @@ func (s *Store) SetRemote(f File) {
 // Reload reads the given files again (every file when none is given) and
 // reports a change.
 func (s *Store) Reload(paths ...string) {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return
+	}
 	if len(paths) == 0 {
 		paths = s.watched()
 	}
@@ -239,11 +246,12 @@ func (s *Store) watch(w *fsnotify.Watcher, byAbs map[string]string) {
 	}
 }
 
-// Close stops watching.
+// Close stops watching; reloads no longer happen.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	w := s.watcher
 	s.watcher = nil
+	s.closed = true
 	s.mu.Unlock()
 	if w == nil {
 		return nil
