@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host/hooks"
@@ -108,11 +107,8 @@ func (h *Host) lookup(name string) (execlua.Tool, bool) {
 	if t, ok := h.mgr.Tool(name); ok {
 		return t, true
 	}
-	for _, st := range h.mgr.Status() {
-		prefix := execlua.MCPPrefix + st.Server + "__"
-		if leaf, ok := strings.CutPrefix(name, prefix); ok && leaf != "" {
-			return execlua.Tool{Name: name, Kind: execlua.MCP, Server: st.Server, ServerTool: leaf}, true
-		}
+	if server, leaf, ok := h.mgr.Split(name); ok {
+		return execlua.Tool{Name: name, Kind: execlua.MCP, Server: server, ServerTool: leaf}, true
 	}
 	return execlua.Tool{}, false
 }
