@@ -79,6 +79,8 @@ func (c *conn) ready(ctx context.Context) (*client.Client, *process, int, error)
 			return cl, p, gen, nil
 		case state == Failed:
 			return nil, nil, 0, fmt.Errorf("%w: %s cannot start: %v", ErrUnavailable, c.name, err)
+		case attempt > 0 && state == Connecting:
+			return nil, nil, 0, fmt.Errorf("%w: %s is still starting", ErrUnavailable, c.name)
 		case attempt > 0:
 			return nil, nil, 0, fmt.Errorf("%w: %s could not be started again: %v", ErrUnavailable, c.name, err)
 		case state == Disconnected && wait > 0:
