@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host/hooks"
@@ -26,7 +25,8 @@ func (h *Host) Funnel() execlua.Funnel { return execlua.FunnelFunc(h.Call) }
 // Call performs one tool call, flat or nested, the one way the host has:
 // permission check, PreToolUse hooks, execution (through Options.Execute),
 // PostToolUse hooks. A refusal is an error whose text is what the model,
-// or the script, reads (PERM-3, HOOK-2).
+// or the script, reads (PERM-3, HOOK-2). The model's call of Exec itself
+// goes through RunExec.
 func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, error) {
 	tool, ok := h.lookup(call.Name)
 	if !ok {
@@ -108,11 +108,8 @@ func (h *Host) lookup(name string) (execlua.Tool, bool) {
 	if t, ok := h.mgr.Tool(name); ok {
 		return t, true
 	}
-	for _, st := range h.mgr.Status() {
-		prefix := execlua.MCPPrefix + st.Server + "__"
-		if leaf, ok := strings.CutPrefix(name, prefix); ok && leaf != "" {
-			return execlua.Tool{Name: name, Kind: execlua.MCP, Server: st.Server, ServerTool: leaf}, true
-		}
+	if server, leaf, ok := h.mgr.Split(name); ok {
+		return execlua.Tool{Name: name, Kind: execlua.MCP, Server: server, ServerTool: leaf}, true
 	}
 	return execlua.Tool{}, false
 }

@@ -221,6 +221,12 @@ func (h *Host) Reports() []Report {
 	return slices.Clone(h.reports)
 }
 
+func (h *Host) reportAll(reports []Report) {
+	for _, r := range reports {
+		h.report(r)
+	}
+}
+
 func (h *Host) report(r Report) {
 	h.repMu.Lock()
 	h.reports = append(h.reports, r)
@@ -263,11 +269,11 @@ func (h *Host) settingsChanged(s *settings.Settings) {
 
 // rebuild compiles the policy of s.
 func (h *Host) rebuild(s *settings.Settings) {
+	var reports []Report
 	h.syncMu.Lock()
-	defer h.syncMu.Unlock()
 	checker, errs := permission.New(s, h.opts.Cwd)
 	for _, err := range errs {
-		h.report(Report{Source: "permissions", Err: err})
+		reports = append(reports, Report{Source: "permissions", Err: err})
 	}
 	runner, errs := hooks.New(s, &hooks.Options{
 		Cwd:       h.opts.Cwd,
@@ -278,9 +284,11 @@ func (h *Host) rebuild(s *settings.Settings) {
 		},
 	})
 	for _, err := range errs {
-		h.report(Report{Source: "hooks", Err: err})
+		reports = append(reports, Report{Source: "hooks", Err: err})
 	}
 	h.pol.Store(&policy{settings: s, checker: checker.With(h.granted), hooks: runner})
+	h.syncMu.Unlock()
+	h.reportAll(reports) // outside the lock: OnReport may call back
 }
 
 // NewSession returns an execlua Session whose nested calls go through this
@@ -306,6 +314,7 @@ func (h *Host) NewSession(opts *execlua.Options) (*execlua.Session, error) {
 
 // sync hands the current tools and settings to every live session.
 func (h *Host) sync() {
+	var reports []Report
 	h.syncMu.Lock()
 	tools := h.Tools()
 	st := h.pol.Load().execSettings()
@@ -317,15 +326,16 @@ func (h *Host) sync() {
 		}
 		live = append(live, wp)
 		if err := s.SetSettings(st); err != nil {
-			h.report(Report{Source: "settings", Err: err})
+			reports = append(reports, Report{Source: "settings", Err: err})
 		}
 		if err := s.SetTools(tools); err != nil {
-			h.report(Report{Source: "mcp", Err: err})
+			reports = append(reports, Report{Source: "mcp", Err: err})
 		}
 	}
 	clear(h.sessions[len(live):])
 	h.sessions = live
 	h.syncMu.Unlock()
+	h.reportAll(reports)
 	if h.opts.OnChange != nil {
 		h.opts.OnChange()
 	}

@@ -79,6 +79,8 @@ func (c *conn) ready(ctx context.Context) (*client.Client, *process, int, error)
 			return cl, p, gen, nil
 		case state == Failed:
 			return nil, nil, 0, fmt.Errorf("%w: %s cannot start: %v", ErrUnavailable, c.name, err)
+		case attempt > 0 && state == Connecting:
+			return nil, nil, 0, fmt.Errorf("%w: %s is still starting", ErrUnavailable, c.name)
 		case attempt > 0:
 			return nil, nil, 0, fmt.Errorf("%w: %s could not be started again: %v", ErrUnavailable, c.name, err)
 		case state == Disconnected && wait > 0:
@@ -96,7 +98,8 @@ func (c *conn) succeeded() {
 }
 
 // output maps a tools/call result (ORCH-2): the structuredContent as
-// received, the text blocks, the image blocks. An isError result is a
+// received, the text blocks, the image blocks; other blocks (audio,
+// resources, resource links) are left out. An isError result is a
 // *ToolError with the text blocks joined.
 func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 	var out execlua.Output
@@ -104,11 +107,7 @@ func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 		switch b := block.(type) {
 		case mcp.TextContent:
 			out.Text = append(out.Text, b.Text)
-		case *mcp.TextContent:
-			out.Text = append(out.Text, b.Text)
 		case mcp.ImageContent:
-			out.Images = append(out.Images, execlua.Image{MIMEType: b.MIMEType, Data: b.Data})
-		case *mcp.ImageContent:
 			out.Images = append(out.Images, execlua.Image{MIMEType: b.MIMEType, Data: b.Data})
 		}
 	}

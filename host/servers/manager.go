@@ -201,24 +201,43 @@ func (m *Manager) Tools() []execlua.Tool {
 
 // Tool finds a tool of a connected server by its full name.
 func (m *Manager) Tool(name string) (execlua.Tool, bool) {
+	c, _ := m.split(name)
+	if c == nil {
+		return execlua.Tool{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i, ok := c.byName[name] // empty unless connected
+	if !ok {
+		return execlua.Tool{}, false
+	}
+	return c.tools[i], true
+}
+
+// Split splits a tool's full name into a configured server and the tool's
+// name on it, whether or not the server is connected.
+func (m *Manager) Split(name string) (server, tool string, ok bool) {
+	c, tool := m.split(name)
+	if c == nil {
+		return "", "", false
+	}
+	return c.name, tool, true
+}
+
+// split finds the server of mcp__<server>__<tool>. A server name may hold
+// "__" itself, so the longest configured name that fits wins.
+func (m *Manager) split(name string) (*conn, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var best *conn
+	var tool string
 	for _, c := range m.conns {
-		if !strings.HasPrefix(name, execlua.MCPPrefix+c.name+"__") {
-			continue
-		}
-		c.mu.Lock()
-		i, ok := c.byName[name] // empty unless connected
-		var t execlua.Tool
-		if ok {
-			t = c.tools[i]
-		}
-		c.mu.Unlock()
-		if ok {
-			return t, true
+		leaf, ok := strings.CutPrefix(name, execlua.MCPPrefix+c.name+"__")
+		if ok && leaf != "" && (best == nil || len(c.name) > len(best.name)) {
+			best, tool = c, leaf
 		}
 	}
-	return execlua.Tool{}, false
+	return best, tool
 }
 
 // Status returns every server's state, by server name.

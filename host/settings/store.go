@@ -88,15 +88,17 @@ func (s *Store) watched() []string {
 // failure. It reports whether the contents changed.
 func (s *Store) load(path string) bool {
 	f, err := readFile(path)
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if err != nil {
+		s.mu.Lock()
 		s.errs[path] = err
+		s.mu.Unlock()
 		if s.opts.OnError != nil {
 			s.opts.OnError(err)
 		}
 		return false
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	delete(s.errs, path)
 	old, had := s.files[path]
 	s.files[path] = f
