@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -69,36 +70,43 @@ func callExec(t *testing.T, c *client.Client, code string, n int) (string, []str
 	return strings.Join(text, "\n"), progress
 }
 
+// Two stdio clients at once, each with its own serve process.
 func TestServeStdio(t *testing.T) {
 	dir := t.TempDir()
 	settings := write(t, dir, "settings.json", `{"permissions":{"allow":["mcp__fix__get-item"]}}`)
 	cfg := mcpConfig(t, dir, "")
-	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--settings", settings, "--mcp-config", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if instructions := initialize(t, c); !strings.Contains(instructions, "mcp__fix__get-item") {
-		t.Errorf("instructions = %q", instructions)
-	}
-	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list.Tools) != 1 || list.Tools[0].Name != "Exec" {
-		t.Errorf("tools = %+v, want Exec alone", list.Tools)
-	}
-	// The allow rule lets get-item through; put.item has no rule and
-	// nobody to ask on stdio, so it is refused (PERM-1 without a prompt).
-	text, progress := callExec(t, c, `
-local item = tools["mcp__fix__get-item"]{ id = 5 }
+	for i := range 2 {
+		t.Run(fmt.Sprint("client", i), func(t *testing.T) {
+			t.Parallel()
+			c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--settings", settings, "--mcp-config", cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			if instructions := initialize(t, c); !strings.Contains(instructions, "mcp__fix__get-item") {
+				t.Errorf("instructions = %q", instructions)
+			}
+			list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Tools) != 1 || list.Tools[0].Name != "Exec" {
+				t.Errorf("tools = %+v, want Exec alone", list.Tools)
+			}
+			// The allow rule lets get-item through; put.item has no rule
+			// and nobody to ask on stdio, so it is refused (PERM-1 without
+			// a prompt).
+			text, progress := callExec(t, c, fmt.Sprintf(`
+local item = tools["mcp__fix__get-item"]{ id = %d }
 local ok, err = pcall(tools["mcp__fix__put.item"], { name = "x" })
-return { item.name, ok }`, 2)
-	if text != `["item-5",false]` {
-		t.Errorf("Exec = %q", text)
-	}
-	if !strings.HasPrefix(progress[0], "1 tool call\n") || !strings.HasPrefix(progress[1], "2 tool calls\n") {
-		t.Errorf("progress = %q", progress)
+return { item.name, ok }`, i), 2)
+			if want := fmt.Sprintf(`["item-%d",false]`, i); text != want {
+				t.Errorf("Exec = %q, want %q", text, want)
+			}
+			if !strings.HasPrefix(progress[0], "1 tool call\n") || !strings.HasPrefix(progress[1], "2 tool calls\n") {
+				t.Errorf("progress = %q", progress)
+			}
+		})
 	}
 }
 
