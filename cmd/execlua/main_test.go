@@ -498,7 +498,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 // SRCH-1 from the shell: the value a script gets, signatures included.
 func TestSearch(t *testing.T) {
 	r := runCLI(t, "", "", "search", "--demo", "weather forecast").want(t, exitOK)
-	if !strings.Contains(r.stdout, "function tools.mcp__weather__forecast(args) end") {
+	if !strings.Contains(r.stdout, "-- The daily forecast for a city") || !strings.Contains(r.stdout, "function tools.mcp__weather__forecast(args) end") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
 	r = runCLI(t, "", "", "search", "--demo", "--json", "select:mcp__demo__echo,mcp__demo__sleep").want(t, exitOK)
