@@ -594,3 +594,25 @@ func TestTypes(t *testing.T) {
 		t.Error("types on stdout differs from types -o")
 	}
 }
+
+// FLAG-3, FLAG-4 at the command line: --managed-settings beats --settings;
+// with Exec off, the pool tools are declared flat and run says why it
+// cannot run.
+func TestManagedSettingsWin(t *testing.T) {
+	dir := t.TempDir()
+	local := write(t, dir, "settings.json", `{"enableExec": true}`)
+	managed := write(t, dir, "managed.json", `{"enableExec": false}`)
+	r := runCLI(t, dir, "", "tools", "--demo", "--settings", local, "--managed-settings", managed, "--json").want(t, exitOK)
+	var out toolsOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Announcement != nil || len(out.Tools) == 0 || out.Tools[0].Name == "Exec" {
+		t.Errorf("tools with Exec off = %s", r.stdout)
+	}
+	r = runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "--managed-settings", managed, "-").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "Exec is not available") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "-").want(t, exitOK)
+}
