@@ -97,6 +97,12 @@ Example:
 			serveCommand(),
 			demoCommand(),
 		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("the commands are run, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 		OnUsageError: onUsageError,
 		// Errors come back from Run; exitStatus prints them once.
 		ExitErrHandler: func(*cli.Context, error) {},

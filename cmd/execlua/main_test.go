@@ -529,6 +529,7 @@ func TestHelpHasAnExample(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--bogus", "x.lua"},
+		{"bogus"},
 		{"--bogus"},
 		{"run"},
 		{"types", "extra"},
