@@ -617,3 +617,15 @@ func TestManagedSettingsWin(t *testing.T) {
 	}
 	runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "-").want(t, exitOK)
 }
+
+// HOOK-3 at the command line: a blocking PostToolUse hook's message is
+// shown and the script goes on.
+func TestRunShowsHookMessages(t *testing.T) {
+	dir := t.TempDir()
+	settings := write(t, dir, "settings.json", `{"hooks":{"PostToolUse":[{"matcher":"mcp__demo__echo",
+		"hooks":[{"type":"command","command":"echo looked at it >&2; exit 2"}]}]}}`)
+	r := runCLI(t, dir, `tools.mcp__demo__echo{} return "went on"`, "run", "--demo", "--yes", "--settings", settings, "-").want(t, exitOK)
+	if r.stdout != "went on\n" || !strings.Contains(r.stderr, "hook message: PostToolUse:mcp__demo__echo hook blocking error") || !strings.Contains(r.stderr, "looked at it") {
+		t.Errorf("stdout = %q\nstderr = %q", r.stdout, r.stderr)
+	}
+}

@@ -176,14 +176,14 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	run, stop := detach(ctx)
+	run, stop, messages := detach(ctx)
 	defer stop()
 	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
 	}
-	return &mcp.CallToolResult{Content: content, IsError: res.IsError}, nil
+	return &mcp.CallToolResult{Content: append(content, messages()...), IsError: res.IsError}, nil
 }
 
 // progress sends the live summary as progress notifications when the
@@ -215,27 +215,45 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		if err != nil || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		call, stop := detach(ctx)
+		call, stop, messages := detach(ctx)
 		defer stop()
 		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
+		res := toResult(out)
 		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
+			res = mcp.NewToolResultError(err.Error())
 		}
-		return toResult(out), nil
+		res.Content = append(res.Content, messages()...)
+		return res, nil
 	}
 }
 
 // detach returns a context cancelled with ctx but carrying none of its
 // values: the host's own calls must not pass on this request's transport
 // data (mcp-go reads the caller's HTTP headers from the context, and an
-// in-process server would check them against its own call).
-func detach(ctx context.Context) (context.Context, func()) {
+// in-process server would check them against its own call). The context
+// collects the messages PostToolUse hooks add to the conversation (HOOK-3);
+// an MCP result has no place for isMeta messages, so messages returns them
+// as text blocks to follow the result.
+func detach(ctx context.Context) (run context.Context, stop func(), messages func() []mcp.Content) {
+	var mu sync.Mutex
+	var texts []mcp.Content
 	run, cancel := context.WithCancel(context.Background())
+	run = host.WithMessages(run, func(text string) {
+		mu.Lock()
+		texts = append(texts, mcp.NewTextContent(text))
+		mu.Unlock()
+	})
 	unhook := context.AfterFunc(ctx, cancel)
-	return run, func() {
+	stop = func() {
 		unhook()
 		cancel()
 	}
+	messages = func() []mcp.Content {
+		mu.Lock()
+		defer mu.Unlock()
+		return texts
+	}
+	return run, stop, messages
 }
 
 // toResult is a tool's output as an MCP tool result.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -21,13 +23,14 @@ import (
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/demo"
 	"github.com/execlua/execlua/host/serve"
+	"github.com/execlua/execlua/host/settings"
 )
 
 // fleet starts a host with the demo servers and a server "pinned" whose one
 // tool is always loaded (so it is declared flat), and serves it over
 // loopback HTTP. changed(has) waits until the host's registry has, or has
 // not, a tool.
-func fleet(t testing.TB) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
+func fleet(t testing.TB, settingsFile ...string) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
 	t.Helper()
 	servers = demo.Servers()
 	pinned := server.NewMCPServer("pinned", "1", server.WithToolCapabilities(true))
@@ -47,7 +50,13 @@ func fleet(t testing.TB) (url string, servers map[string]*server.MCPServer, chan
 
 	events := make(chan struct{}, 1)
 	var srv atomic.Pointer[serve.Server]
+	var paths settings.Paths
+	if len(settingsFile) > 0 {
+		paths.User = settingsFile[0]
+	}
 	h, err := host.New(t.Context(), &host.Options{
+		Settings:  paths,
+		NoWatch:   true,
 		InProcess: servers,
 		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
 			return host.AllowOnce, nil
@@ -326,5 +335,30 @@ func TestFlatToolChangeNotifiesClients(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "Exec,mcp__pinned__bye,mcp__pinned__hello" {
 		t.Errorf("tools = %v", names)
+	}
+}
+
+// HOOK-3 over MCP: the message a blocking PostToolUse hook adds follows the
+// result, for a nested call inside Exec and for a flat call alike.
+func TestHookMessagesFollowTheResult(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "settings.json")
+	hook := `{"hooks":{"PostToolUse":[{"matcher":"mcp__demo__echo|mcp__pinned__hello","hooks":[{"type":"command","command":"echo checked >&2; exit 2"}]}]}}`
+	if err := os.WriteFile(file, []byte(hook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, _, _ := fleet(t, file)
+	c, _ := connect(t, url)
+	got := texts(execCall(t, c, `return tools.mcp__demo__echo{ a = 1 }`, false))
+	if len(got) != 2 || got[0] != `{"a":1}` || !strings.Contains(got[1], "PostToolUse:mcp__demo__echo hook blocking error") || !strings.Contains(got[1], "checked") {
+		t.Errorf("Exec = %q, want the result, then the hook's message", got)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "mcp__pinned__hello"
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(res); len(got) != 2 || got[0] != "hello you" || !strings.Contains(got[1], "PostToolUse:mcp__pinned__hello") {
+		t.Errorf("flat call = %q, want the result, then the hook's message", got)
 	}
 }
