@@ -509,6 +509,13 @@ func TestSearch(t *testing.T) {
 	if got.Total != 2 || got.Matches[0].Name != "mcp__demo__echo" || got.Matches[1].Name != "mcp__demo__sleep" {
 		t.Errorf("search --json = %s", r.stdout)
 	}
+	r = runCLI(t, "", "", "search", "--demo", "--json", "--max-results", "1", "notes").want(t, exitOK)
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Matches) != 1 || got.Total < 4 {
+		t.Errorf("search --max-results 1 = %s", r.stdout)
+	}
 	runCLI(t, "", "", "search", "--demo").want(t, exitUsage)
 }
 
