@@ -29,6 +29,10 @@ type Server struct {
 	// intro is the announcement given as instructions; every conversation
 	// starts having heard it.
 	intro *execlua.Message
+	// shared follows the host like every session; it answers what tools[]
+	// is and runs the Exec calls of requests without a session, which
+	// keep no state of their own.
+	shared *execlua.Session
 
 	mu       sync.Mutex
 	convs    map[string]*conversation
@@ -54,11 +58,11 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 			o.Version = opts.Version
 		}
 	}
-	probe, err := h.NewSession(nil)
+	shared, err := h.NewSession(nil)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{host: h, convs: map[string]*conversation{}}
+	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		s.mu.Lock()
@@ -67,7 +71,7 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	})
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { s.sync() })
 	serverOpts := []server.ServerOption{server.WithHooks(hooks), server.WithToolCapabilities(true), server.WithRecovery()}
-	if a := probe.Request(nil).Announcement; a != nil {
+	if a := shared.Request(nil).Announcement; a != nil {
 		s.intro = &execlua.Message{IsMeta: true, Text: a.Text}
 		serverOpts = append(serverOpts, server.WithInstructions(a.Text))
 	}
@@ -100,11 +104,7 @@ func (s *Server) Refresh() { s.sync() }
 // sync declares tools[] as the host assembles it now: Exec and the flat
 // tools.
 func (s *Server) sync() {
-	probe, err := s.host.NewSession(nil)
-	if err != nil {
-		return
-	}
-	decls := probe.Request(nil).Tools
+	decls := s.shared.Request(nil).Tools
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if slices.EqualFunc(decls, s.declared, sameDeclaration) {
@@ -142,17 +142,19 @@ func (s *Server) conversation(ctx context.Context) (*conversation, error) {
 	if c, ok := s.convs[id]; ok {
 		return c, nil
 	}
+	c := &conversation{session: s.shared}
+	if s.intro != nil {
+		c.history = []execlua.Message{*s.intro}
+	}
+	if id == "" {
+		return c, nil
+	}
 	sess, err := s.host.NewSession(nil)
 	if err != nil {
 		return nil, err
 	}
-	c := &conversation{session: sess}
-	if s.intro != nil {
-		c.history = []execlua.Message{*s.intro}
-	}
-	if id != "" {
-		s.convs[id] = c
-	}
+	c.session = sess
+	s.convs[id] = c
 	return c, nil
 }
 
