@@ -390,12 +390,17 @@ func (s *scores) finishName(id int32) {
 		if words == 0 && p.head >= 0 && p.kws[p.head].stem == nw.stem {
 			bonus += params.head
 		}
-		words++
 		r, ok := p.byStem[nw.stem]
 		if !ok {
-			prev = -1
+			// A stop word of a name (getTransitionsForJiraIssue) is
+			// not left uncovered.
+			if !isStop(nw.word) {
+				words++
+				prev = -1
+			}
 			continue
 		}
+		words++
 		covered++
 		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
 			bonus += params.surface
@@ -534,13 +539,13 @@ func (x *Index) plan(text string) *plan {
 }
 
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
-// only when its own is not in the pool, the words it is a prefix of (repo,
-// repository) and, for five letters or more, the words one edit away
-// (screenshoot, screenshot).
+// only when its own is not in the pool and it is no stop word, the words
+// it is a prefix of (repo, repository) and, for five letters or more, the
+// words one edit away (screenshoot, screenshot).
 func (x *Index) variants(k *keyword) {
 	if p, ok := x.words.get(k.stem); ok {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else {
+	} else if !isStop(k.word) { // can is no prefix of cancel
 		if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
 				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
