@@ -350,8 +350,8 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
-	own := min(int(s.x.meta(id).own), s.plan.positions)
-	return params.cover + params.surface*float64(own) + params.order*float64(max(own-1, 0)) + s.phraseBound(id)
+	own := float64(s.x.meta(id).own)
+	return params.head + params.cover + params.surface*own + params.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
