@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/render"
@@ -74,11 +76,6 @@ const (
 type post struct {
 	df int32
 	f  [nFields][]int32
-	// mark and bits are a writer's scratch while it analyzes one tool: the
-	// analysis and the fields it found the stem in. A post is a writer's
-	// own copy until the Index is built; readers never look at them.
-	mark int32
-	bits uint8
 }
 
 // entry is one tool as the ranking reads it.
@@ -273,11 +270,8 @@ type writer struct {
 	posts  map[string]*post
 	names  map[string][]int32
 	copied map[int32]bool
-	// touched is analyze's scratch: the posts of one tool; seq numbers the
-	// calls, to mark the posts touched.
-	touched []*post
-	seq     int32
-	block   []int32 // see one
+	az     analyzer // for the tools removed
+	block  []int32  // see one
 }
 
 // apply returns x without the groups in drop and with the groups in add.
@@ -287,17 +281,24 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y.metas = slices.Clone(x.metas)
 	y.free = slices.Clone(x.free)
 	y.groups = maps.Clone(x.groups)
-	n := 0
-	for _, tools := range add {
-		n += len(tools)
+	keys := slices.Sorted(maps.Keys(add))
+	var jobs []job
+	for _, key := range keys {
+		ns := namespace(add[key])
+		for i := range add[key] {
+			jobs = append(jobs, job{tool: &add[key][i], ns: ns})
+		}
 	}
-	w := &writer{y: &y, base: x, posts: make(map[string]*post, n), names: make(map[string][]int32, 2*n), copied: map[int32]bool{}}
+	w := &writer{y: &y, base: x, posts: make(map[string]*post, len(jobs)), names: make(map[string][]int32, 2*len(jobs)), copied: map[int32]bool{}}
 	for _, key := range drop {
 		w.removeGroup(y.groups[key])
 		delete(y.groups, key)
 	}
-	for key, tools := range add {
-		y.groups[key] = w.addGroup(key, tools)
+	found := analyzeAll(jobs)
+	for _, key := range keys {
+		n := len(add[key])
+		y.groups[key] = w.addGroup(key, add[key], found[:n])
+		found = found[n:]
 	}
 	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
@@ -311,7 +312,6 @@ func (w *writer) post(stem string) *post {
 	p := &post{}
 	if old, ok := w.base.words.get(stem); ok {
 		*p = *old
-		p.mark = 0
 		for i := range p.f {
 			p.f[i] = slices.Clip(p.f[i]) // an append copies, never writes into x's list
 		}
@@ -360,10 +360,11 @@ func (w *writer) setEntry(id int32, e entry) {
 func (w *writer) removeGroup(g *group) {
 	ns := namespace(g.tools)
 	for i, id := range g.ids {
-		for _, p := range w.analyze(id, &g.tools[i], ns, nil) {
+		for _, sb := range w.az.analyze(&g.tools[i], ns).stems {
+			p := w.post(sb.stem)
 			p.df--
 			for f := range p.f {
-				if p.bits&(1<<f) != 0 {
+				if sb.bits&(1<<f) != 0 {
 					p.f[f] = without(p.f[f], id)
 				}
 			}
@@ -396,14 +397,13 @@ func nameKeys(t *pool.Tool, lower string, f func(key string)) {
 }
 
 // addGroup indexes one server's tools.
-func (w *writer) addGroup(key string, tools []pool.Tool) *group {
+func (w *writer) addGroup(key string, tools []pool.Tool, found []analysis) *group {
 	g := &group{tools: tools}
-	ns := namespace(tools)
 	var names strings.Builder
 	for i := range tools {
 		t := &tools[i]
 		id := w.allocate()
-		w.setEntry(id, w.addTool(id, t, key, ns))
+		w.setEntry(id, w.addTool(id, t, key, found[i]))
 		g.ids = append(g.ids, id)
 		names.WriteByte(0)
 		g.starts = append(g.starts, int32(names.Len()))
@@ -467,12 +467,13 @@ func namespace(tools []pool.Tool) map[string]bool {
 	return out
 }
 
-func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) entry {
-	e := entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: make([]nameWord, 0, 4), effect: effectOf(&t.Annotations)}
-	for _, p := range w.analyze(id, t, ns, &e) {
+func (w *writer) addTool(id int32, t *pool.Tool, key string, a analysis) entry {
+	e := entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
+	for _, sb := range a.stems {
+		p := w.post(sb.stem)
 		p.df++
 		for f := range p.f {
-			if p.bits&(1<<f) != 0 {
+			if sb.bits&(1<<f) != 0 {
 				p.f[f] = append(p.f[f], id)
 			}
 		}
@@ -487,20 +488,82 @@ func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool)
 	return e
 }
 
-// analyze finds the stems tool id is posted under, returning their posts
-// (this writer's copies) with bits set to the fields, and fills e's own
-// name when e is not nil. ns is the namespace of the tool's server.
-func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) []*post {
-	w.touched = w.touched[:0]
-	w.seq++
-	mark := func(s string, f int) *post {
-		p := w.post(s)
-		if p.mark != w.seq {
-			p.mark, p.bits = w.seq, 0
-			w.touched = append(w.touched, p)
+// job is one tool to analyze, with its server's namespace.
+type job struct {
+	tool *pool.Tool
+	ns   map[string]bool
+}
+
+// analysis is what indexing one tool takes from its text: its own name's
+// words and every stem it is posted under, with a bit per field.
+type analysis struct {
+	own   []nameWord
+	stems []stemBits
+}
+
+type stemBits struct {
+	stem string
+	bits uint8
+}
+
+// parallelMin is the number of tools from which analyzing them is shared
+// among the CPUs: reading the texts is most of building an index.
+const parallelMin = 2048
+
+// analyzeAll analyzes every job, in order; many are shared among the CPUs,
+// each result written in its own place.
+func analyzeAll(jobs []job) []analysis {
+	out := make([]analysis, len(jobs))
+	workers := min(runtime.GOMAXPROCS(0), len(jobs)/(parallelMin/2))
+	if workers <= 1 {
+		az := analyzer{hint: len(jobs)}
+		for i, j := range jobs {
+			out[i] = az.analyze(j.tool, j.ns)
 		}
-		p.bits |= 1 << f
-		return p
+		return out
+	}
+	var wg sync.WaitGroup
+	per := (len(jobs) + workers - 1) / workers
+	for from := 0; from < len(jobs); from += per {
+		to := min(from+per, len(jobs))
+		wg.Go(func() {
+			az := analyzer{hint: to - from}
+			for i := from; i < to; i++ {
+				out[i] = az.analyze(jobs[i].tool, jobs[i].ns)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// analyzer finds the stems of tools, one goroutine's worth: seen is its
+// scratch and arena the block its results are carved from.
+type analyzer struct {
+	seen  map[string]int // stem -> its place in the tool's stems
+	arena []stemBits
+	hint  int // how many tools it is to analyze, to size the arena
+}
+
+// analyze finds the stems t is posted under, and its own name's words. ns
+// is the namespace of its server.
+func (az *analyzer) analyze(t *pool.Tool, ns map[string]bool) analysis {
+	if az.seen == nil {
+		az.seen = map[string]int{}
+	}
+	clear(az.seen)
+	if cap(az.arena)-len(az.arena) < 256 {
+		az.arena = make([]stemBits, 0, min(max(32*az.hint, 512), 8192))
+	}
+	start := len(az.arena)
+	a := analysis{own: make([]nameWord, 0, 4)}
+	mark := func(s string, f int) {
+		if i, ok := az.seen[s]; ok {
+			az.arena[start+i].bits |= 1 << f
+			return
+		}
+		az.seen[s] = len(az.arena) - start
+		az.arena = append(az.arena, stemBits{stem: s, bits: 1 << f})
 	}
 	own := t.Name
 	if t.ServerTool != "" {
@@ -511,17 +574,16 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 		s := stem(word)
 		switch {
 		case whole:
-			if p := w.post(s); p.mark != w.seq {
+			if _, ok := az.seen[s]; !ok {
 				mark(s, fName)
 			}
+			return
 		case ns[s]:
 			mark(s, fServer)
 		default:
 			mark(s, fName)
 		}
-		if e != nil && !whole {
-			e.own = append(e.own, nameWord{word: word, stem: s, ns: ns[s]})
-		}
+		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s]})
 	})
 	// Stop words are matched in names only (get_me): in a hint or a
 	// description they would post nearly every tool.
@@ -535,7 +597,10 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 			mark(stem(word), fDesc)
 		}
 	})
-	return w.touched
+	// The arena may have moved while growing: the slice is taken last,
+	// capped so that nothing appends into the next tool's stems.
+	a.stems = az.arena[start:len(az.arena):len(az.arena)]
+	return a
 }
 
 // writeCompact writes s to b as compact would, lowercase.

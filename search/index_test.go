@@ -212,3 +212,18 @@ func TestPruningKeepsTheTop(t *testing.T) {
 		}
 	}
 }
+
+// A pool large enough to be analyzed on several CPUs indexes as it does
+// server by server, on one.
+func TestParallelBuildMatchesServerByServer(t *testing.T) {
+	tools := bigPool(t, 3*parallelMin/2)
+	groups, order := byServer(tools)
+	one := NewIndex(nil)
+	for _, k := range order {
+		one = one.WithServer(k, groups[k])
+	}
+	queries := loadQueries(t, "../testdata/search/eval/dev.json")
+	if diff := cmp.Diff(answers(t, one, queries), answers(t, NewIndex(tools), queries)); diff != "" {
+		t.Fatalf("(-server by server +at once):\n%s", diff)
+	}
+}
