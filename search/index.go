@@ -81,7 +81,6 @@ type post struct {
 // entry is one tool as the ranking reads it.
 type entry struct {
 	tool   *pool.Tool // in its group's tools, which never change
-	group  string
 	lower  string     // lowercase name
 	own    []nameWord // the tool's own name (not its server's), in order
 	mcp    bool
@@ -297,7 +296,7 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	found := analyzeAll(jobs)
 	for _, key := range keys {
 		n := len(add[key])
-		y.groups[key] = w.addGroup(key, add[key], found[:n])
+		y.groups[key] = w.addGroup(add[key], found[:n])
 		found = found[n:]
 	}
 	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
@@ -396,14 +395,14 @@ func nameKeys(t *pool.Tool, lower string, f func(key string)) {
 	}
 }
 
-// addGroup indexes one server's tools.
-func (w *writer) addGroup(key string, tools []pool.Tool, found []analysis) *group {
+// addGroup indexes one server's tools, analyzed in found.
+func (w *writer) addGroup(tools []pool.Tool, found []analysis) *group {
 	g := &group{tools: tools}
 	var names strings.Builder
 	for i := range tools {
 		t := &tools[i]
 		id := w.allocate()
-		w.setEntry(id, w.addTool(id, t, key, found[i]))
+		w.setEntry(id, w.addTool(id, t, found[i]))
 		g.ids = append(g.ids, id)
 		names.WriteByte(0)
 		g.starts = append(g.starts, int32(names.Len()))
@@ -467,8 +466,8 @@ func namespace(tools []pool.Tool) map[string]bool {
 	return out
 }
 
-func (w *writer) addTool(id int32, t *pool.Tool, key string, a analysis) entry {
-	e := entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
+func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
+	e := entry{tool: t, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
 	for _, sb := range a.stems {
 		p := w.post(sb.stem)
 		p.df++
