@@ -189,9 +189,13 @@ func (x *Index) Update(tools []pool.Tool) *Index {
 }
 
 // WithServer returns an Index with server's tools replaced by tools (an
-// empty server name holds the builtins). Tools of other servers in the
-// slice are indexed under server all the same.
+// empty server name holds the builtins; no tools remove the server).
+// Tools of other servers in the slice are indexed under server all the
+// same.
 func (x *Index) WithServer(server string, tools []pool.Tool) *Index {
+	if len(tools) == 0 {
+		return x.WithoutServer(server)
+	}
 	var drop []string
 	if _, ok := x.groups[server]; ok {
 		drop = []string{server}
