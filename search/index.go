@@ -285,23 +285,14 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y.free = slices.Clone(x.free)
 	y.groups = maps.Clone(x.groups)
 	keys := slices.Sorted(maps.Keys(add))
-	var jobs []job
-	for _, key := range keys {
-		ns := namespace(add[key])
-		for i := range add[key] {
-			jobs = append(jobs, job{tool: &add[key][i], ns: ns})
-		}
-	}
-	w := &writer{y: &y, base: x, posts: make(map[string]*post, len(jobs)), names: make(map[string][]int32, 2*len(jobs)), copied: map[int32]bool{}}
+	found, n := analyzeGroups(keys, add)
+	w := &writer{y: &y, base: x, posts: make(map[string]*post, n), names: make(map[string][]int32, 2*n), copied: map[int32]bool{}}
 	for _, key := range drop {
 		w.removeGroup(y.groups[key])
 		delete(y.groups, key)
 	}
-	found := analyzeAll(jobs)
-	for _, key := range keys {
-		n := len(add[key])
-		y.groups[key] = w.addGroup(add[key], found[:n])
-		found = found[n:]
+	for i, key := range keys {
+		y.groups[key] = w.addGroup(add[key], found[i])
 	}
 	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
@@ -363,7 +354,8 @@ func (w *writer) setEntry(id int32, e entry) {
 func (w *writer) removeGroup(g *group) {
 	ns := namespace(g.tools)
 	for i, id := range g.ids {
-		for _, sb := range w.az.analyze(&g.tools[i], ns).stems {
+		a := w.az.analyze(&g.tools[i], ns)
+		for _, sb := range a.stems {
 			p := w.post(sb.stem)
 			p.df--
 			for f := range p.f {
@@ -372,7 +364,7 @@ func (w *writer) removeGroup(g *group) {
 				}
 			}
 		}
-		nameKeys(&g.tools[i], strings.ToLower(g.tools[i].Name), func(n string) { w.names[n] = without(w.nameIDs(n), id) })
+		nameKeys(&g.tools[i], a.lower, func(n string) { w.names[n] = without(w.nameIDs(n), id) })
 		w.setEntry(id, entry{})
 		w.y.free = append(w.y.free, id)
 		w.y.live--
@@ -471,7 +463,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
-	e := entry{tool: t, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
 	for _, sb := range a.stems {
 		p := w.post(sb.stem)
 		p.df++
@@ -491,15 +483,11 @@ func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
 	return e
 }
 
-// job is one tool to analyze, with its server's namespace.
-type job struct {
-	tool *pool.Tool
-	ns   map[string]bool
-}
-
-// analysis is what indexing one tool takes from its text: its own name's
-// words and every stem it is posted under, with a bit per field.
+// analysis is what indexing one tool takes from its text: its lowercase
+// name, its own name's words and every stem it is posted under, with a
+// bit per field.
 type analysis struct {
+	lower string
 	own   []nameWord
 	stems []stemBits
 }
@@ -513,31 +501,44 @@ type stemBits struct {
 // among the CPUs: reading the texts is most of building an index.
 const parallelMin = 2048
 
-// analyzeAll analyzes every job, in order; many are shared among the CPUs,
-// each result written in its own place.
-func analyzeAll(jobs []job) []analysis {
-	out := make([]analysis, len(jobs))
-	workers := min(runtime.GOMAXPROCS(0), len(jobs)/(parallelMin/2))
-	if workers <= 1 {
-		az := analyzer{hint: len(jobs)}
-		for i, j := range jobs {
-			out[i] = az.analyze(j.tool, j.ns)
+// analyzeGroups analyzes the tools of each group, [i] for keys[i], and
+// counts them. Many tools are shared among the CPUs, a run of whole groups
+// each, every result written in its own place.
+func analyzeGroups(keys []string, add map[string][]pool.Tool) ([][]analysis, int) {
+	out := make([][]analysis, len(keys))
+	total := 0
+	for _, k := range keys {
+		total += len(add[k])
+	}
+	run := func(from, to, tools int) {
+		az := analyzer{hint: tools}
+		for i := from; i < to; i++ {
+			g := add[keys[i]]
+			ns := namespace(g)
+			out[i] = make([]analysis, len(g))
+			for j := range g {
+				out[i][j] = az.analyze(&g[j], ns)
+			}
 		}
-		return out
+	}
+	workers := min(runtime.GOMAXPROCS(0), total/(parallelMin/2))
+	if workers <= 1 {
+		run(0, len(keys), total)
+		return out, total
 	}
 	var wg sync.WaitGroup
-	per := (len(jobs) + workers - 1) / workers
-	for from := 0; from < len(jobs); from += per {
-		to := min(from+per, len(jobs))
-		wg.Go(func() {
-			az := analyzer{hint: to - from}
-			for i := from; i < to; i++ {
-				out[i] = az.analyze(jobs[i].tool, jobs[i].ns)
-			}
-		})
+	per := (total + workers - 1) / workers
+	from, n := 0, 0
+	for i, k := range keys {
+		n += len(add[k])
+		if n >= per || i == len(keys)-1 {
+			f, t, tools := from, i+1, n
+			wg.Go(func() { run(f, t, tools) })
+			from, n = i+1, 0
+		}
 	}
 	wg.Wait()
-	return out
+	return out, total
 }
 
 // analyzer finds the stems of tools, one goroutine's worth: seen is its
@@ -559,7 +560,7 @@ func (az *analyzer) analyze(t *pool.Tool, ns map[string]bool) analysis {
 		az.arena = make([]stemBits, 0, min(max(32*az.hint, 512), 8192))
 	}
 	start := len(az.arena)
-	a := analysis{own: make([]nameWord, 0, 4)}
+	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
 	mark := func(s string, f int) {
 		if i, ok := az.seen[s]; ok {
 			az.arena[start+i].bits |= 1 << f
