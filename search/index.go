@@ -284,19 +284,58 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y.metas = slices.Clone(x.metas)
 	y.free = slices.Clone(x.free)
 	y.groups = maps.Clone(x.groups)
-	keys := slices.Sorted(maps.Keys(add))
-	found, n := analyzeGroups(keys, add)
+	n := 0
+	for _, tools := range add {
+		n += len(tools)
+	}
 	w := &writer{y: &y, base: x, posts: make(map[string]*post, n), names: make(map[string][]int32, 2*n), copied: map[int32]bool{}}
 	for _, key := range drop {
 		w.removeGroup(y.groups[key])
 		delete(y.groups, key)
 	}
+	// Ids first, in a fixed order; then the texts are read, on every CPU
+	// when there are many; then what was read is posted.
+	keys := slices.Sorted(maps.Keys(add))
+	ids := make([][]int32, len(keys))
 	for i, key := range keys {
-		y.groups[key] = w.addGroup(add[key], found[i])
+		for range add[key] {
+			ids[i] = append(ids[i], w.allocate())
+		}
+	}
+	found, read := analyzeGroups(keys, add, ids)
+	for _, az := range read {
+		w.merge(az, false)
+	}
+	for i, key := range keys {
+		y.groups[key] = w.addGroup(add[key], ids[i], found[i])
 	}
 	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
 	return &y
+}
+
+// merge adds what az read to the writer's posts, or takes it out.
+func (w *writer) merge(az *analyzer, remove bool) {
+	for stem, lp := range az.posts {
+		p := w.post(stem)
+		if !remove {
+			p.df += lp.df
+			for f := range p.f {
+				p.f[f] = append(p.f[f], lp.f[f]...)
+			}
+			continue
+		}
+		p.df -= lp.df
+		for f := range p.f {
+			if len(lp.f[f]) > 0 {
+				gone := slices.Sorted(slices.Values(lp.f[f]))
+				p.f[f] = slices.DeleteFunc(slices.Clone(p.f[f]), func(id int32) bool {
+					_, found := slices.BinarySearch(gone, id)
+					return found
+				})
+			}
+		}
+	}
 }
 
 func (w *writer) post(stem string) *post {
@@ -352,23 +391,16 @@ func (w *writer) setEntry(id int32, e entry) {
 // removeGroup takes a group's tools out: their stems are found again the
 // way they were found when added.
 func (w *writer) removeGroup(g *group) {
+	var az analyzer
 	ns := namespace(g.tools)
 	for i, id := range g.ids {
-		a := w.az.analyze(&g.tools[i], ns)
-		for _, sb := range a.stems {
-			p := w.post(sb.stem)
-			p.df--
-			for f := range p.f {
-				if sb.bits&(1<<f) != 0 {
-					p.f[f] = without(p.f[f], id)
-				}
-			}
-		}
+		a := az.analyze(id, &g.tools[i], ns)
 		nameKeys(&g.tools[i], a.lower, func(n string) { w.names[n] = without(w.nameIDs(n), id) })
 		w.setEntry(id, entry{})
 		w.y.free = append(w.y.free, id)
 		w.y.live--
 	}
+	w.merge(&az, true)
 }
 
 // without returns ids without id, in a new slice.
@@ -391,15 +423,15 @@ func nameKeys(t *pool.Tool, lower string, f func(key string)) {
 	}
 }
 
-// addGroup indexes one server's tools, analyzed in found.
-func (w *writer) addGroup(tools []pool.Tool, found []analysis) *group {
-	g := &group{tools: tools}
+// addGroup indexes one server's tools, with their ids, analyzed in found
+// (their stems are posted already).
+func (w *writer) addGroup(tools []pool.Tool, ids []int32, found []analysis) *group {
+	g := &group{tools: tools, ids: ids}
 	var names strings.Builder
 	for i := range tools {
 		t := &tools[i]
-		id := w.allocate()
+		id := ids[i]
 		w.setEntry(id, w.addTool(id, t, found[i]))
-		g.ids = append(g.ids, id)
 		names.WriteByte(0)
 		g.starts = append(g.starts, int32(names.Len()))
 		if t.ServerTool == "" {
@@ -464,15 +496,6 @@ func namespace(tools []pool.Tool) map[string]bool {
 
 func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
 	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
-	for _, sb := range a.stems {
-		p := w.post(sb.stem)
-		p.df++
-		for f := range p.f {
-			if sb.bits&(1<<f) != 0 {
-				p.f[f] = append(p.f[f], id)
-			}
-		}
-	}
 	nameKeys(t, e.lower, func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
@@ -483,91 +506,97 @@ func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
 	return e
 }
 
-// analysis is what indexing one tool takes from its text: its lowercase
-// name, its own name's words and every stem it is posted under, with a
-// bit per field.
+// analysis is what an entry takes from a tool's text: its lowercase name
+// and its own name's words.
 type analysis struct {
 	lower string
 	own   []nameWord
-	stems []stemBits
 }
 
-type stemBits struct {
-	stem string
-	bits uint8
-}
-
-// parallelMin is the number of tools from which analyzing them is shared
+// parallelMin is the number of tools from which reading them is shared
 // among the CPUs: reading the texts is most of building an index.
 const parallelMin = 2048
 
-// analyzeGroups analyzes the tools of each group, [i] for keys[i], and
-// counts them. Many tools are shared among the CPUs, a run of whole groups
-// each, every result written in its own place.
-func analyzeGroups(keys []string, add map[string][]pool.Tool) ([][]analysis, int) {
+// analyzeGroups reads the tools of each group, [i] for keys[i], with
+// their ids, into analyzers. Many tools are shared among the CPUs, a run
+// of whole groups to each analyzer, every analysis written in its own
+// place.
+func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([][]analysis, []*analyzer) {
 	out := make([][]analysis, len(keys))
 	total := 0
 	for _, k := range keys {
 		total += len(add[k])
 	}
-	run := func(from, to, tools int) {
-		az := analyzer{hint: tools}
+	run := func(az *analyzer, from, to int) {
 		for i := from; i < to; i++ {
 			g := add[keys[i]]
 			ns := namespace(g)
 			out[i] = make([]analysis, len(g))
 			for j := range g {
-				out[i][j] = az.analyze(&g[j], ns)
+				out[i][j] = az.analyze(ids[i][j], &g[j], ns)
 			}
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), total/(parallelMin/2))
 	if workers <= 1 {
-		run(0, len(keys), total)
-		return out, total
+		az := &analyzer{}
+		run(az, 0, len(keys))
+		return out, []*analyzer{az}
 	}
 	var wg sync.WaitGroup
+	var azs []*analyzer
 	per := (total + workers - 1) / workers
 	from, n := 0, 0
 	for i, k := range keys {
 		n += len(add[k])
 		if n >= per || i == len(keys)-1 {
-			f, t, tools := from, i+1, n
-			wg.Go(func() { run(f, t, tools) })
+			az, f, t := &analyzer{}, from, i+1
+			azs = append(azs, az)
+			wg.Go(func() { run(az, f, t) })
 			from, n = i+1, 0
 		}
 	}
 	wg.Wait()
-	return out, total
+	return out, azs
 }
 
-// analyzer finds the stems of tools, one goroutine's worth: seen is its
-// scratch and arena the block its results are carved from.
+// analyzer reads tools' texts, one goroutine's worth, into postings of
+// its own, merged into the index's afterwards: the index's dictionary is
+// touched once per word an analyzer saw, not once per tool that has it.
 type analyzer struct {
-	seen  map[string]int // stem -> its place in the tool's stems
-	arena []stemBits
-	hint  int // how many tools it is to analyze, to size the arena
+	posts map[string]*local
 }
 
-// analyze finds the stems t is posted under, and its own name's words. ns
-// is the namespace of its server.
-func (az *analyzer) analyze(t *pool.Tool, ns map[string]bool) analysis {
-	if az.seen == nil {
-		az.seen = map[string]int{}
+// local is an analyzer's posting of one stem. mark and bits are the tool
+// (id+1) being read and the fields it has the stem in so far.
+type local struct {
+	df   int32
+	f    [nFields][]int32
+	mark int32
+	bits uint8
+}
+
+// analyze posts the stems of tool id and returns its lowercase name and
+// own name's words. ns is the namespace of its server.
+func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
+	if az.posts == nil {
+		az.posts = map[string]*local{}
 	}
-	clear(az.seen)
-	if cap(az.arena)-len(az.arena) < 256 {
-		az.arena = make([]stemBits, 0, min(max(32*az.hint, 512), 8192))
-	}
-	start := len(az.arena)
 	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
 	mark := func(s string, f int) {
-		if i, ok := az.seen[s]; ok {
-			az.arena[start+i].bits |= 1 << f
-			return
+		lp := az.posts[s]
+		if lp == nil {
+			lp = &local{}
+			az.posts[s] = lp
 		}
-		az.seen[s] = len(az.arena) - start
-		az.arena = append(az.arena, stemBits{stem: s, bits: 1 << f})
+		if lp.mark != id+1 {
+			lp.mark, lp.bits = id+1, 0
+			lp.df++
+		}
+		if lp.bits&(1<<f) == 0 {
+			lp.bits |= 1 << f
+			lp.f[f] = append(lp.f[f], id)
+		}
 	}
 	own := t.Name
 	if t.ServerTool != "" {
@@ -578,7 +607,7 @@ func (az *analyzer) analyze(t *pool.Tool, ns map[string]bool) analysis {
 		s := stem(word)
 		switch {
 		case whole:
-			if _, ok := az.seen[s]; !ok {
+			if lp := az.posts[s]; lp == nil || lp.mark != id+1 {
 				mark(s, fName)
 			}
 			return
@@ -601,9 +630,6 @@ func (az *analyzer) analyze(t *pool.Tool, ns map[string]bool) analysis {
 			mark(stem(word), fDesc)
 		}
 	})
-	// The arena may have moved while growing: the slice is taken last,
-	// capped so that nothing appends into the next tool's stems.
-	a.stems = az.arena[start:len(az.arena):len(az.arena)]
 	return a
 }
 
