@@ -321,7 +321,11 @@ func (w *writer) merge(az *analyzer, remove bool) {
 		if !remove {
 			p.df += lp.df
 			for f := range p.f {
-				p.f[f] = append(p.f[f], lp.f[f]...)
+				if len(p.f[f]) == 0 {
+					p.f[f] = lp.f[f] // az is discarded: its lists are taken over
+				} else {
+					p.f[f] = append(p.f[f], lp.f[f]...)
+				}
 			}
 			continue
 		}
