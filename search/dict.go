@@ -82,7 +82,7 @@ func (d dict[V]) with(set map[string]V, keep func(V) bool) dict[V] {
 	if len(set) == 0 {
 		return d
 	}
-	byBucket := map[int][]string{}
+	byBucket := make([][]string, nBuckets)
 	for k := range set {
 		i := d.bucketOf(k)
 		byBucket[i] = append(byBucket[i], k)
@@ -92,6 +92,9 @@ func (d dict[V]) with(set map[string]V, keep func(V) bool) dict[V] {
 		copy(out.buckets, d.buckets)
 	}
 	for i, ks := range byBucket {
+		if len(ks) == 0 {
+			continue
+		}
 		slices.Sort(ks)
 		old := out.buckets[i]
 		if old == nil {

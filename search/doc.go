@@ -28,11 +28,14 @@
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
-//     name, for words written as in the name (issue, not issues), for name
-//     words in the query's order, and for keyword pairs found as phrases
-//     in the description.
+//     name, for words written as in the name (issue, not issues) or the
+//     description, for name words in the query's order, for a name that
+//     starts with the query's first word, and for keyword pairs found as
+//     phrases in the description.
 //   - Stop words count only in names (get_me for "who am I"), at a low
-//     weight; quoted text, paths, addresses and ids weigh as values.
+//     weight; quoted text, paths, addresses and ids weigh as values, and a
+//     value implies what it is (notes.md a file, owner/name a repository,
+//     a URL, an address, a #channel).
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a

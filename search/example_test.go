@@ -73,3 +73,21 @@ func ExampleSignature() {
 	// ---@return ToolSearch.Result
 	// function tools.ToolSearch(args) end
 }
+
+// A host keeps one Index and derives the next when a server connects or
+// leaves: only that server's tools are indexed again.
+func ExampleIndex_WithServer() {
+	x := search.NewIndex([]pool.Tool{
+		{Name: "Read", Description: "Read a file from disk."},
+	})
+	x = x.WithServer("slack", []pool.Tool{
+		{Name: "mcp__slack__post_message", Description: "Post a message to a channel.", Kind: pool.MCP, Server: "slack", ServerTool: "post_message"},
+	})
+	res, _ := x.Search(json.RawMessage(`{"query":"send a message to #general"}`))
+	fmt.Println(x.Len(), res.Matches[0].Name)
+	res, _ = x.WithoutServer("slack").Search(json.RawMessage(`{"query":"send a message to #general"}`))
+	fmt.Println(res.Total)
+	// Output:
+	// 2 mcp__slack__post_message
+	// 0
+}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/render"
@@ -74,17 +76,11 @@ const (
 type post struct {
 	df int32
 	f  [nFields][]int32
-	// mark and bits are a writer's scratch while it analyzes one tool: the
-	// analysis and the fields it found the stem in. A post is a writer's
-	// own copy until the Index is built; readers never look at them.
-	mark int32
-	bits uint8
 }
 
 // entry is one tool as the ranking reads it.
 type entry struct {
 	tool   *pool.Tool // in its group's tools, which never change
-	group  string
 	lower  string     // lowercase name
 	own    []nameWord // the tool's own name (not its server's), in order
 	mcp    bool
@@ -193,9 +189,13 @@ func (x *Index) Update(tools []pool.Tool) *Index {
 }
 
 // WithServer returns an Index with server's tools replaced by tools (an
-// empty server name holds the builtins). Tools of other servers in the
-// slice are indexed under server all the same.
+// empty server name holds the builtins; no tools remove the server).
+// Tools of other servers in the slice are indexed under server all the
+// same.
 func (x *Index) WithServer(server string, tools []pool.Tool) *Index {
+	if len(tools) == 0 {
+		return x.WithoutServer(server)
+	}
 	var drop []string
 	if _, ok := x.groups[server]; ok {
 		drop = []string{server}
@@ -273,11 +273,8 @@ type writer struct {
 	posts  map[string]*post
 	names  map[string][]int32
 	copied map[int32]bool
-	// touched is analyze's scratch: the posts of one tool; seq numbers the
-	// calls, to mark the posts touched.
-	touched []*post
-	seq     int32
-	block   []int32 // see one
+	az     analyzer // for the tools removed
+	block  []int32  // see one
 }
 
 // apply returns x without the groups in drop and with the groups in add.
@@ -296,12 +293,53 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 		w.removeGroup(y.groups[key])
 		delete(y.groups, key)
 	}
-	for key, tools := range add {
-		y.groups[key] = w.addGroup(key, tools)
+	// Ids first, in a fixed order; then the texts are read, on every CPU
+	// when there are many; then what was read is posted.
+	keys := slices.Sorted(maps.Keys(add))
+	ids := make([][]int32, len(keys))
+	for i, key := range keys {
+		for range add[key] {
+			ids[i] = append(ids[i], w.allocate())
+		}
+	}
+	found, read := analyzeGroups(keys, add, ids)
+	for _, az := range read {
+		w.merge(az, false)
+	}
+	for i, key := range keys {
+		y.groups[key] = w.addGroup(add[key], ids[i], found[i])
 	}
 	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
 	return &y
+}
+
+// merge adds what az read to the writer's posts, or takes it out.
+func (w *writer) merge(az *analyzer, remove bool) {
+	for stem, lp := range az.posts {
+		p := w.post(stem)
+		if !remove {
+			p.df += lp.df
+			for f := range p.f {
+				if len(p.f[f]) == 0 {
+					p.f[f] = lp.f[f] // az is discarded: its lists are taken over
+				} else {
+					p.f[f] = append(p.f[f], lp.f[f]...)
+				}
+			}
+			continue
+		}
+		p.df -= lp.df
+		for f := range p.f {
+			if len(lp.f[f]) > 0 {
+				gone := slices.Sorted(slices.Values(lp.f[f]))
+				p.f[f] = slices.DeleteFunc(slices.Clone(p.f[f]), func(id int32) bool {
+					_, found := slices.BinarySearch(gone, id)
+					return found
+				})
+			}
+		}
+	}
 }
 
 func (w *writer) post(stem string) *post {
@@ -311,7 +349,6 @@ func (w *writer) post(stem string) *post {
 	p := &post{}
 	if old, ok := w.base.words.get(stem); ok {
 		*p = *old
-		p.mark = 0
 		for i := range p.f {
 			p.f[i] = slices.Clip(p.f[i]) // an append copies, never writes into x's list
 		}
@@ -358,21 +395,16 @@ func (w *writer) setEntry(id int32, e entry) {
 // removeGroup takes a group's tools out: their stems are found again the
 // way they were found when added.
 func (w *writer) removeGroup(g *group) {
+	var az analyzer
 	ns := namespace(g.tools)
 	for i, id := range g.ids {
-		for _, p := range w.analyze(id, &g.tools[i], ns, nil) {
-			p.df--
-			for f := range p.f {
-				if p.bits&(1<<f) != 0 {
-					p.f[f] = without(p.f[f], id)
-				}
-			}
-		}
-		nameKeys(&g.tools[i], strings.ToLower(g.tools[i].Name), func(n string) { w.names[n] = without(w.nameIDs(n), id) })
+		a := az.analyze(id, &g.tools[i], ns)
+		nameKeys(&g.tools[i], a.lower, func(n string) { w.names[n] = without(w.nameIDs(n), id) })
 		w.setEntry(id, entry{})
 		w.y.free = append(w.y.free, id)
 		w.y.live--
 	}
+	w.merge(&az, true)
 }
 
 // without returns ids without id, in a new slice.
@@ -395,16 +427,15 @@ func nameKeys(t *pool.Tool, lower string, f func(key string)) {
 	}
 }
 
-// addGroup indexes one server's tools.
-func (w *writer) addGroup(key string, tools []pool.Tool) *group {
-	g := &group{tools: tools}
-	ns := namespace(tools)
+// addGroup indexes one server's tools, with their ids, analyzed in found
+// (their stems are posted already).
+func (w *writer) addGroup(tools []pool.Tool, ids []int32, found []analysis) *group {
+	g := &group{tools: tools, ids: ids}
 	var names strings.Builder
 	for i := range tools {
 		t := &tools[i]
-		id := w.allocate()
-		w.setEntry(id, w.addTool(id, t, key, ns))
-		g.ids = append(g.ids, id)
+		id := ids[i]
+		w.setEntry(id, w.addTool(id, t, found[i]))
 		names.WriteByte(0)
 		g.starts = append(g.starts, int32(names.Len()))
 		if t.ServerTool == "" {
@@ -467,16 +498,8 @@ func namespace(tools []pool.Tool) map[string]bool {
 	return out
 }
 
-func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) entry {
-	e := entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: make([]nameWord, 0, 4), effect: effectOf(&t.Annotations)}
-	for _, p := range w.analyze(id, t, ns, &e) {
-		p.df++
-		for f := range p.f {
-			if p.bits&(1<<f) != 0 {
-				p.f[f] = append(p.f[f], id)
-			}
-		}
-	}
+func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
 	nameKeys(t, e.lower, func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
@@ -487,20 +510,97 @@ func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool)
 	return e
 }
 
-// analyze finds the stems tool id is posted under, returning their posts
-// (this writer's copies) with bits set to the fields, and fills e's own
-// name when e is not nil. ns is the namespace of the tool's server.
-func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) []*post {
-	w.touched = w.touched[:0]
-	w.seq++
-	mark := func(s string, f int) *post {
-		p := w.post(s)
-		if p.mark != w.seq {
-			p.mark, p.bits = w.seq, 0
-			w.touched = append(w.touched, p)
+// analysis is what an entry takes from a tool's text: its lowercase name
+// and its own name's words.
+type analysis struct {
+	lower string
+	own   []nameWord
+}
+
+// parallelMin is the number of tools from which reading them is shared
+// among the CPUs: reading the texts is most of building an index.
+const parallelMin = 2048
+
+// analyzeGroups reads the tools of each group, [i] for keys[i], with
+// their ids, into analyzers. Many tools are shared among the CPUs, a run
+// of whole groups to each analyzer, every analysis written in its own
+// place.
+func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([][]analysis, []*analyzer) {
+	out := make([][]analysis, len(keys))
+	total := 0
+	for _, k := range keys {
+		total += len(add[k])
+	}
+	run := func(az *analyzer, from, to int) {
+		for i := from; i < to; i++ {
+			g := add[keys[i]]
+			ns := namespace(g)
+			out[i] = make([]analysis, len(g))
+			for j := range g {
+				out[i][j] = az.analyze(ids[i][j], &g[j], ns)
+			}
 		}
-		p.bits |= 1 << f
-		return p
+	}
+	workers := min(runtime.GOMAXPROCS(0), total/(parallelMin/2))
+	if workers <= 1 {
+		az := &analyzer{}
+		run(az, 0, len(keys))
+		return out, []*analyzer{az}
+	}
+	var wg sync.WaitGroup
+	var azs []*analyzer
+	per := (total + workers - 1) / workers
+	from, n := 0, 0
+	for i, k := range keys {
+		n += len(add[k])
+		if n >= per || i == len(keys)-1 {
+			az, f, t := &analyzer{}, from, i+1
+			azs = append(azs, az)
+			wg.Go(func() { run(az, f, t) })
+			from, n = i+1, 0
+		}
+	}
+	wg.Wait()
+	return out, azs
+}
+
+// analyzer reads tools' texts, one goroutine's worth, into postings of
+// its own, merged into the index's afterwards: the index's dictionary is
+// touched once per word an analyzer saw, not once per tool that has it.
+type analyzer struct {
+	posts map[string]*local
+}
+
+// local is an analyzer's posting of one stem. mark and bits are the tool
+// (id+1) being read and the fields it has the stem in so far.
+type local struct {
+	df   int32
+	f    [nFields][]int32
+	mark int32
+	bits uint8
+}
+
+// analyze posts the stems of tool id and returns its lowercase name and
+// own name's words. ns is the namespace of its server.
+func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
+	if az.posts == nil {
+		az.posts = map[string]*local{}
+	}
+	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
+	mark := func(s string, f int) {
+		lp := az.posts[s]
+		if lp == nil {
+			lp = &local{}
+			az.posts[s] = lp
+		}
+		if lp.mark != id+1 {
+			lp.mark, lp.bits = id+1, 0
+			lp.df++
+		}
+		if lp.bits&(1<<f) == 0 {
+			lp.bits |= 1 << f
+			lp.f[f] = append(lp.f[f], id)
+		}
 	}
 	own := t.Name
 	if t.ServerTool != "" {
@@ -511,17 +611,16 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 		s := stem(word)
 		switch {
 		case whole:
-			if p := w.post(s); p.mark != w.seq {
+			if lp := az.posts[s]; lp == nil || lp.mark != id+1 {
 				mark(s, fName)
 			}
+			return
 		case ns[s]:
 			mark(s, fServer)
 		default:
 			mark(s, fName)
 		}
-		if e != nil && !whole {
-			e.own = append(e.own, nameWord{word: word, stem: s, ns: ns[s]})
-		}
+		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s]})
 	})
 	// Stop words are matched in names only (get_me): in a hint or a
 	// description they would post nearly every tool.
@@ -535,7 +634,7 @@ func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) [
 			mark(stem(word), fDesc)
 		}
 	})
-	return w.touched
+	return a
 }
 
 // writeCompact writes s to b as compact would, lowercase.

@@ -184,3 +184,46 @@ func TestConcurrentSearchAndChange(t *testing.T) {
 	})
 	wg.Wait()
 }
+
+// Pruning (bonuses only for the tools that can still reach the top k)
+// never changes the result: the same queries, finished exhaustively, give
+// the same top k.
+func TestPruningKeepsTheTop(t *testing.T) {
+	x := NewIndex(loadPool(t, "../testdata/search/eval/pool.json"))
+	var queries []qualityQuery
+	for _, path := range []string{"../testdata/search/eval/dev.json", "../testdata/search/eval/test.json"} {
+		queries = append(queries, loadQueries(t, path)...)
+	}
+	for _, q := range queries {
+		for _, k := range []int{1, 5, 50} {
+			pruned := x.score(q.Query)
+			got := pruned.best(k)
+			pruned.release()
+			all := x.score(q.Query)
+			for _, id := range all.hits {
+				all.finishName(id)
+				all.finishPhrase(id)
+			}
+			want := topBy(all.hits, k, all.compare)
+			all.release()
+			if !slices.Equal(got, want) {
+				t.Errorf("%q, top %d: pruned %v, exhaustive %v", q.Query, k, got, want)
+			}
+		}
+	}
+}
+
+// A pool large enough to be analyzed on several CPUs indexes as it does
+// server by server, on one.
+func TestParallelBuildMatchesServerByServer(t *testing.T) {
+	tools := bigPool(t, 3*parallelMin/2)
+	groups, order := byServer(tools)
+	one := NewIndex(nil)
+	for _, k := range order {
+		one = one.WithServer(k, groups[k])
+	}
+	queries := loadQueries(t, "../testdata/search/eval/dev.json")
+	if diff := cmp.Diff(answers(t, one, queries), answers(t, NewIndex(tools), queries)); diff != "" {
+		t.Fatalf("(-server by server +at once):\n%s", diff)
+	}
+}

@@ -350,8 +350,8 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
-	own := min(int(s.x.meta(id).own), s.plan.positions)
-	return params.cover + params.surface*float64(own) + params.order*float64(max(own-1, 0)) + s.phraseBound(id)
+	own := float64(s.x.meta(id).own)
+	return params.head + params.cover + params.surface*own + params.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
@@ -390,12 +390,17 @@ func (s *scores) finishName(id int32) {
 		if words == 0 && p.head >= 0 && p.kws[p.head].stem == nw.stem {
 			bonus += params.head
 		}
-		words++
 		r, ok := p.byStem[nw.stem]
 		if !ok {
-			prev = -1
+			// A stop word of a name (getTransitionsForJiraIssue) is
+			// not left uncovered.
+			if !isStop(nw.word) {
+				words++
+				prev = -1
+			}
 			continue
 		}
+		words++
 		covered++
 		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
 			bonus += params.surface
@@ -534,13 +539,13 @@ func (x *Index) plan(text string) *plan {
 }
 
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
-// only when its own is not in the pool, the words it is a prefix of (repo,
-// repository) and, for five letters or more, the words one edit away
-// (screenshoot, screenshot).
+// only when its own is not in the pool and it is no stop word, the words
+// it is a prefix of (repo, repository) and, for five letters or more, the
+// words one edit away (screenshoot, screenshot).
 func (x *Index) variants(k *keyword) {
 	if p, ok := x.words.get(k.stem); ok {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else {
+	} else if !isStop(k.word) { // can is no prefix of cancel
 		if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
 				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})

@@ -444,7 +444,7 @@ func TestResultJSON(t *testing.T) {
 
 // bigPool repeats the evaluation pool under numbered servers up to n
 // tools.
-func bigPool(b *testing.B, n int) []pool.Tool {
+func bigPool(b testing.TB, n int) []pool.Tool {
 	base := loadPool(b, "../testdata/search/eval/pool.json")
 	tools := make([]pool.Tool, 0, n)
 	for i := 0; len(tools) < n; i++ {

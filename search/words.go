@@ -235,7 +235,7 @@ var verbGroups = [][]string{
 	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink"},
 	{"create", "add", "new", "make", "insert", "open"},
 	{"write", "save", "store", "put", "overwrite"},
-	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list"},
 	{"list", "enumerate", "show", "browse"},
 	{"sql", "query", "select"},
 	{"find", "search", "lookup", "query", "locate", "grep", "look"},

@@ -1,0 +1,108 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/execlua/execlua/pool"
+)
+
+func annotated(t pool.Tool, readOnly, destructive bool) pool.Tool {
+	t.Annotations = pool.Annotations{ReadOnlyHint: &readOnly, DestructiveHint: &destructive}
+	return t
+}
+
+// A tool's own name without its mcp__<server>__ prefix is an exact name;
+// when it names several tools, all of them come first (SRCH-3, revised
+// multi-word rule).
+func TestBareNames(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("github", "list_issues", "List issues in a GitHub repository."),
+		mcpTool("gitlab", "list_issues", "List issues in a GitLab project."),
+		mcpTool("github", "list_issue_comments", "List issues' comments; lists issues too."),
+		mcpTool("github", "get_pull_request", "Get a pull request."),
+	}
+	wantFirst(t, tools, map[string]string{"get_pull_request": "mcp__github__get_pull_request"})
+	got := names(doSearch(t, tools, q("list_issues")))
+	if len(got) < 2 || got[0] == "mcp__github__list_issue_comments" || got[1] == "mcp__github__list_issue_comments" {
+		t.Errorf("list_issues: got %v, want both list_issues tools first", got)
+	}
+}
+
+// Singular and plural stay a signal: the word as written wins.
+func TestPluralIsASignal(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gh", "list_issues", "List issues."),
+		mcpTool("gh", "get_issue", "Get one issue."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"issues": "mcp__gh__list_issues",
+		"issue":  "mcp__gh__get_issue",
+	})
+}
+
+// One edit away counts for words of five letters or more, and only when
+// the word itself is no word of the pool.
+func TestNearSpellings(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pw", "browser_take_screenshot", "Take a screenshot of the page."),
+		mcpTool("net", "relay", "Relay a packet."),
+		mcpTool("net", "delay", "Delay a packet."),
+	}
+	wantFirst(t, tools, map[string]string{"screenshoot": "mcp__pw__browser_take_screenshot"})
+	if got := names(doSearch(t, tools, q("relay"))); len(got) != 1 {
+		t.Errorf("relay: got %v, want the relay tool alone (delay is one edit away, but relay is a word of the pool)", got)
+	}
+	if got := names(doSearch(t, tools, q("rlay"))); len(got) != 0 {
+		t.Errorf("rlay: got %v, want nothing (four letters: no near spellings)", got)
+	}
+}
+
+// Annotations decide between tools that match alike: a query that reads
+// does not get the destructive tool first, a query that destroys does;
+// the alphabet would say otherwise both times.
+func TestAnnotationsBreakTies(t *testing.T) {
+	tools := []pool.Tool{
+		annotated(mcpTool("s3", "purge_bucket_objects", "Objects of a bucket."), false, true),
+		annotated(mcpTool("s3", "scan_bucket_objects", "Objects of a bucket."), true, false),
+	}
+	wantFirst(t, tools, map[string]string{
+		"bucket objects":      "mcp__s3__scan_bucket_objects",
+		"show bucket objects": "mcp__s3__scan_bucket_objects",
+	})
+	tools = []pool.Tool{
+		annotated(mcpTool("s3", "a_bucket_objects", "Objects of a bucket."), true, false),
+		annotated(mcpTool("s3", "b_bucket_objects", "Objects of a bucket."), false, true),
+	}
+	wantFirst(t, tools, map[string]string{"erase bucket objects": "mcp__s3__b_bucket_objects"})
+}
+
+// The curated synonyms link the verbs and nouns tools are named with.
+func TestSynonyms(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("k8s", "uninstall_helm_chart", "Uninstall a chart."),
+		mcpTool("pw", "browser_select_option", "Select an option."),
+		mcpTool("fs", "read_file", "Read a file."),
+		mcpTool("gh", "create_pull_request", "Open a pull request."),
+		mcpTool("chat", "post_message", "Post a message."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"remove helm chart": "mcp__k8s__uninstall_helm_chart",
+		"pick an option":    "mcp__pw__browser_select_option",
+		"download file":     "mcp__fs__read_file",
+		"new pull request":  "mcp__gh__create_pull_request",
+		"send message":      "mcp__chat__post_message",
+	})
+}
+
+// What looks like an argument weighs as a value: quoted text, #channels,
+// paths and ids do not pull tools their words name.
+func TestValuesWeighLess(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("chat", "post_message", "Post a message to a channel."),
+		mcpTool("gh", "list_releases", "List releases."),
+		mcpTool("gh", "get_release_notes", "Get release notes."),
+	}
+	wantFirst(t, tools, map[string]string{
+		`post "release notes ready" to #releases`: "mcp__chat__post_message",
+	})
+}
