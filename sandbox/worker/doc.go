@@ -1,0 +1,51 @@
+// Package worker runs a script the way sandbox.Run does, but in a child
+// process: the same binary, re-executed in a hidden mode, so that the run
+// has a memory cap of its own, can be killed outright, and cannot take the
+// host down. The driver, the conversion and the budget are package
+// sandbox's, unchanged: the worker calls sandbox.Run with a funnel and a
+// search that forward over its pipes, and the host answers them through
+// the real ones.
+//
+// A host binary serves as its own worker by calling, first thing in main,
+//
+//	if worker.IsWorker() {
+//		os.Exit(worker.Serve())
+//	}
+//
+// and runs scripts with a Pool, whose Run has sandbox.Run's signature:
+//
+//	p := worker.New(nil) // two idle workers, started in the background
+//	defer p.Close()
+//	out := p.Run(ctx, req, &sandbox.Options{Budget: time.Second})
+//
+// One run per process: a worker serves one script and exits, so nothing
+// of one run reaches the next; the pool keeps a few started workers idle
+// to hide the start. The worker inherits none of the host's environment.
+//
+// The protocol is newline-delimited JSON frames on the worker's stdin and
+// stdout, version 1. The worker says hello (version, pid); the host sends
+// the run (the script, the reachable set, the options); the worker sends
+// each nested call, each ToolSearch and each call made (for OnCall) and
+// the host answers calls and searches by id; the host may send cancel and
+// the worker may abandon a call it no longer waits for; the worker ends
+// with the outcome, its error flattened to a kind, a message and its
+// cause, and rebuilt on the host as the same typed errors and sentinels
+// (a funnel's own error comes back as the very error the funnel returned).
+//
+// Limits. In the worker, Go's memory limit is set just above the run's
+// MaxMemory, gopher-lua's largest array index is lowered so that a far
+// index builds a hash entry instead of filling an array (a sequence longer
+// than MaxMemory/512 elements keeps the rest in the hash part, where #
+// does not count it), and on Linux the process gets PR_SET_NO_NEW_PRIVS,
+// an address-space rlimit (its mapping at start plus MaxMemory plus 256
+// MiB; not under the race detector) and a CPU rlimit behind the host's
+// own kill. No seccomp filter is installed: Go's runtime needs a wide,
+// version-dependent set of system calls, and a filter that missed one
+// would crash honest runs. The host kills a worker that runs past its
+// budget (script time, as the sandbox counts it) by more than the grace
+// period, that does not end within the grace period of a cancellation,
+// or whose resident memory passes MaxMemory plus 48 MiB; the outcome is
+// then ErrBudgetExceeded, ErrCanceled or ErrMemoryExceeded, as in-process.
+// A worker that dies otherwise is a WorkerError (matching
+// sandbox.ErrCrashed); the next run gets a fresh worker.
+package worker
