@@ -28,8 +28,9 @@ const envWorker = "EXECLUA_WORKER"
 func IsWorker() bool { return os.Getenv(envWorker) != "" }
 
 // Serve is the worker's whole life: it announces itself on stdout, waits
-// on stdin for one run, runs it with sandbox.Run, sends the outcome and
-// returns the process's exit code. A worker dismissed before any run (its
+// on stdin for one run, runs it with sandbox.Run, sends the outcome, and
+// returns the process's exit code when the host closes its stdin (the host
+// may look at the process meanwhile, and usually kills it). A worker dismissed before any run (its
 // stdin closed) returns 0 at once.
 func Serve() int {
 	if v := os.Getenv(envWorker); v != fmt.Sprint(Version) {
@@ -58,7 +59,7 @@ func serve(in io.Reader, out io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := &child{c: c, ctx: ctx, waiting: map[int]chan *message{}}
+	w := &child{c: c, ctx: ctx, waiting: map[int]chan *message{}, hostDone: make(chan struct{})}
 	go w.listen(cancel)
 
 	opts := m.Run.Options
@@ -77,6 +78,7 @@ func serve(in io.Reader, out io.Writer) int {
 	if c.send(&message{Type: msgOutcome, Outcome: encodeOutcome(res)}, true) != nil {
 		return 1
 	}
+	<-w.hostDone // the host ends the process, once it has looked at it
 	return 0
 }
 
@@ -90,6 +92,8 @@ type child struct {
 	nextID  int
 	waiting map[int]chan *message
 	gone    bool // the host closed the pipe
+
+	hostDone chan struct{} // closed with the pipe
 }
 
 // errHostGone answers calls once the host has closed the pipe; the run is
@@ -110,6 +114,7 @@ func (w *child) listen(cancel context.CancelFunc) {
 			}
 			w.mu.Unlock()
 			cancel()
+			close(w.hostDone)
 			return
 		}
 		switch m.Type {

@@ -33,10 +33,10 @@
 // (a funnel's own error comes back as the very error the funnel returned).
 //
 // Limits. In the worker, Go's memory limit is set just above the run's
-// MaxMemory, gopher-lua's largest array index is lowered so that a far
-// index builds a hash entry instead of filling an array (a sequence longer
-// than MaxMemory/512 elements keeps the rest in the hash part, where #
-// does not count it), and on Linux the process gets PR_SET_NO_NEW_PRIVS,
+// MaxMemory, gopher-lua's largest array index is lowered to MaxMemory/16
+// (no longer sequence fits in the limit) so that a far index builds a
+// hash entry instead of filling gigabytes of array in one step, and on
+// Linux the process gets PR_SET_NO_NEW_PRIVS,
 // an address-space rlimit (its mapping at start plus MaxMemory plus 256
 // MiB; not under the race detector) and a CPU rlimit behind the host's
 // own kill. No seccomp filter is installed: Go's runtime needs a wide,
