@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/execlua/execlua/sandbox"
@@ -37,11 +38,16 @@ func Serve() int {
 		fmt.Fprintf(os.Stderr, "worker protocol version %q requested, this binary speaks %d\n", v, Version)
 		return 2
 	}
+	// One processor: the script is one goroutine, and a frame from the
+	// host then wakes the goroutine waiting for it on the same thread
+	// instead of handing it to another.
+	runtime.GOMAXPROCS(1)
 	if err := restrictProcess(); err != nil {
 		fmt.Fprintf(os.Stderr, "worker: %v\n", err)
 		return 2
 	}
-	return serve(os.Stdin, os.Stdout)
+	in, out := stdio()
+	return serve(in, out)
 }
 
 func serve(in io.Reader, out io.Writer) int {
@@ -54,7 +60,7 @@ func serve(in io.Reader, out io.Writer) int {
 		return 0
 	}
 	if m.Type != msgRun || m.Run == nil {
-		fmt.Fprintf(os.Stderr, "worker: expected a run, got %q\n", m.Type)
+		fmt.Fprintf(os.Stderr, "worker: expected a run, got a frame of type %q\n", m.Type)
 		return 2
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -66,6 +72,11 @@ func serve(in io.Reader, out io.Writer) int {
 	if err := limitRun(&opts); err != nil {
 		fmt.Fprintf(os.Stderr, "worker: %v\n", err)
 		return 2
+	}
+	for i, t := range m.Run.Tools {
+		if string(t.InputSchema) == "null" { // sent as nil
+			m.Run.Tools[i].InputSchema = nil
+		}
 	}
 	req := sandbox.Request{Code: m.Run.Code, Tools: m.Run.Tools, SearchSchema: m.Run.SearchSchema, OnCall: w.called}
 	if m.Run.HasFunnel {
@@ -153,12 +164,10 @@ func (w *child) ask(ctx context.Context, m *message) (sandbox.Output, error) {
 		switch {
 		case !ok:
 			return sandbox.Output{}, errHostGone
-		case a.Err != nil:
-			return sandbox.Output{}, &hostError{id: m.ID, msg: a.Err.Message}
-		case a.Out != nil:
-			return a.Out.decode(), nil
+		case a.Failed:
+			return sandbox.Output{}, &hostError{id: m.ID, msg: a.Name}
 		}
-		return sandbox.Output{}, nil
+		return a.Out, nil
 	case <-ctx.Done():
 		w.mu.Lock()
 		delete(w.waiting, m.ID)

@@ -4,6 +4,8 @@ package worker
 
 import (
 	"errors"
+	"io"
+	"os"
 
 	"github.com/execlua/execlua/sandbox"
 )
@@ -14,3 +16,5 @@ import (
 func restrictProcess() error                      { return nil }
 func limitProcess(uint64, *sandbox.Options) error { return nil }
 func residentMemory(int) (uint64, error)          { return 0, errors.ErrUnsupported }
+
+func stdio() (io.Reader, io.Writer) { return os.Stdin, os.Stdout }

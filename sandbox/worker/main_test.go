@@ -110,7 +110,7 @@ func checkNoLeftovers(t *testing.T, goroutines int) {
 }
 
 // children lists the processes whose parent is this one.
-func children(t *testing.T) []int {
+func children(t testing.TB) []int {
 	t.Helper()
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var kids []int

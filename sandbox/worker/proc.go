@@ -218,7 +218,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			}
 			return m.Outcome.decode(ctx, r.hostErr)
 		default:
-			return r.failed(limit, fmt.Errorf("an unknown frame %q", m.Type))
+			return r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type))
 		}
 	}
 }
@@ -351,11 +351,15 @@ func (r *hostRun) answer(id int, out sandbox.Output, err error) {
 		r.mu.Lock()
 		r.callErrs[id] = err
 		r.mu.Unlock()
-		m.Err = &wireError{Kind: kindCall, Message: err.Error(), CallID: id}
+		m.Failed, m.Name = true, err.Error()
 	} else {
-		m.Out = encodeOutput(out)
+		m.Out = out
 	}
-	_ = r.w.c.send(m, true) // a broken pipe shows up in the reading loop
+	if err := r.w.c.send(m, true); errors.Is(err, errFrameTooLarge) {
+		m = &message{Type: msgResult, ID: id, Failed: true, Name: "the tool's output is too large to pass to the script (" + err.Error() + ")"}
+		_ = r.w.c.send(m, true)
+	}
+	// A broken pipe shows up in the reading loop.
 }
 
 func (r *hostRun) hostErr(id int) error {

@@ -2,7 +2,9 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,54 +19,234 @@ import (
 // a host that speaks another version refuses the worker.
 const Version = 1
 
-// Message types. Worker to host: hello, call, search, called, outcome.
-// Host to worker: run, result, cancel.
+// Frame types. Worker to host: hello, call, search, called, abandon,
+// outcome. Host to worker: run, result, cancel.
 const (
-	msgHello   = "hello"   // worker: ready, with its version and pid
-	msgRun     = "run"     // host: the one script this worker runs
-	msgCall    = "call"    // worker: a nested call to perform (ID, Name, Args)
-	msgSearch  = "search"  // worker: a ToolSearch to answer (ID, Args)
-	msgCalled  = "called"  // worker: the script made a call (Name), for OnCall
-	msgAbandon = "abandon" // worker: the script no longer waits for call ID
-	msgResult  = "result"  // host: the answer to call or search ID
-	msgCancel  = "cancel"  // host: the caller cancelled the run
-	msgOutcome = "outcome" // worker: the run's outcome; the worker then exits
+	msgHello   byte = 'h' // worker: ready, with its version and pid
+	msgRun     byte = 'r' // host: the one script this worker runs
+	msgCall    byte = 'c' // worker: a nested call to perform (ID, Name, Args)
+	msgSearch  byte = 's' // worker: a ToolSearch to answer (ID, Args)
+	msgCalled  byte = 'n' // worker: the script made a call (Name), for OnCall
+	msgAbandon byte = 'a' // worker: the script no longer waits for call ID
+	msgResult  byte = 'R' // host: the answer to call or search ID
+	msgCancel  byte = 'x' // host: the caller cancelled the run
+	msgOutcome byte = 'o' // worker: the run's outcome
 )
 
-// message is one frame: a JSON object on one line. Only the fields of its
-// type are set.
+// message is one frame in memory; only the fields of its type are set.
 type message struct {
-	Type    string          `json:"t"`
-	Version int             `json:"v,omitempty"`
-	PID     int             `json:"pid,omitempty"`
-	ID      int             `json:"id,omitempty"`
-	Name    string          `json:"name,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Out     *wireOutput     `json:"out,omitempty"`
-	Err     *wireError      `json:"err,omitempty"`
-	Run     *runRequest     `json:"run,omitempty"`
-	Outcome *wireOutcome    `json:"outcome,omitempty"`
+	Type    byte
+	Version int
+	PID     int
+	ID      int
+	Name    string
+	Args    json.RawMessage
+	Out     sandbox.Output // a result's output
+	Failed  bool           // a result that is an error, with its text in Name
+	Run     *runRequest
+	Outcome *wireOutcome
 }
 
-// wireOutput is a sandbox.Output with its structured content as text, so
-// that none (nil) and a JSON null stay apart.
-type wireOutput struct {
-	Structured    string          `json:"structured,omitempty"`
-	HasStructured bool            `json:"has,omitempty"`
-	Text          []string        `json:"text,omitempty"`
-	Images        []sandbox.Image `json:"images,omitempty"`
+// Frames are a 4-byte big-endian length, then the type, then the body.
+// The rare frames (hello, run, outcome) have a JSON body; the frequent
+// ones a compact binary one, so that a nested call's round trip costs
+// little besides the two pipe writes: numbers as uvarints, byte strings
+// as a uvarint length and the bytes.
+//
+//	hello   JSON {"v": version, "pid": pid}
+//	run     JSON runRequest
+//	outcome JSON wireOutcome
+//	call    id, name, args
+//	search  id, args
+//	called  name
+//	abandon id
+//	cancel  (empty)
+//	result  id, flags (1 failed, 2 structured), then the error's text, or
+//	        the structured content, the count of text blocks and each,
+//	        the count of images and each one's MIME type and data
+const maxFrame = 256 << 20
+
+// errFrameTooLarge refuses to send a frame over maxFrame.
+var errFrameTooLarge = fmt.Errorf("a frame over the protocol's limit of %d MiB", maxFrame>>20)
+
+type hello struct {
+	Version int `json:"v"`
+	PID     int `json:"pid"`
 }
 
-func encodeOutput(out sandbox.Output) *wireOutput {
-	return &wireOutput{Structured: string(out.Structured), HasStructured: out.Structured != nil, Text: out.Text, Images: out.Images}
-}
-
-func (w *wireOutput) decode() sandbox.Output {
-	out := sandbox.Output{Text: w.Text, Images: w.Images}
-	if w.HasStructured {
-		out.Structured = json.RawMessage(w.Structured)
+func (m *message) marshal(b []byte) ([]byte, error) {
+	b = append(b, 0, 0, 0, 0, m.Type)
+	var err error
+	switch m.Type {
+	case msgHello:
+		b, err = appendJSON(b, hello{Version: m.Version, PID: m.PID})
+	case msgRun:
+		b, err = appendJSON(b, m.Run)
+	case msgOutcome:
+		b, err = appendJSON(b, m.Outcome)
+	case msgCall:
+		b = appendBytes(binary.AppendUvarint(b, uint64(m.ID)), m.Name)
+		b = append(b, m.Args...)
+	case msgSearch:
+		b = append(binary.AppendUvarint(b, uint64(m.ID)), m.Args...)
+	case msgCalled:
+		b = append(b, m.Name...)
+	case msgAbandon:
+		b = binary.AppendUvarint(b, uint64(m.ID))
+	case msgResult:
+		b = binary.AppendUvarint(b, uint64(m.ID))
+		var flags byte
+		if m.Failed {
+			flags |= 1
+		}
+		if m.Out.Structured != nil {
+			flags |= 2
+		}
+		b = append(b, flags)
+		if m.Failed {
+			b = append(b, m.Name...)
+			break
+		}
+		if m.Out.Structured != nil {
+			b = appendBytes(b, string(m.Out.Structured))
+		}
+		b = binary.AppendUvarint(b, uint64(len(m.Out.Text)))
+		for _, t := range m.Out.Text {
+			b = appendBytes(b, t)
+		}
+		b = binary.AppendUvarint(b, uint64(len(m.Out.Images)))
+		for _, img := range m.Out.Images {
+			b = appendBytes(appendBytes(b, img.MIMEType), img.Data)
+		}
 	}
-	return out
+	if err != nil {
+		return nil, err
+	}
+	if len(b)-4 > maxFrame {
+		return nil, errFrameTooLarge
+	}
+	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
+	return b, nil
+}
+
+func appendJSON(b []byte, v any) ([]byte, error) {
+	js, err := json.Marshal(v)
+	return append(b, js...), err
+}
+
+func appendBytes(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// unmarshal reads a frame (its type, then its body). It copies what it
+// keeps, so the frame's buffer may be reused.
+func unmarshal(frame []byte) (*message, error) {
+	if len(frame) == 0 {
+		return nil, errors.New("an empty frame")
+	}
+	m := &message{Type: frame[0]}
+	d := decoder{b: frame[1:]}
+	switch m.Type {
+	case msgHello:
+		var h hello
+		d.json(&h)
+		m.Version, m.PID = h.Version, h.PID
+	case msgRun:
+		m.Run = new(runRequest)
+		d.json(m.Run)
+	case msgOutcome:
+		m.Outcome = new(wireOutcome)
+		d.json(m.Outcome)
+	case msgCall:
+		m.ID, m.Name, m.Args = d.int(), d.string(), d.rest()
+	case msgSearch:
+		m.ID, m.Args = d.int(), d.rest()
+	case msgCalled:
+		m.Name = string(d.rest())
+	case msgAbandon:
+		m.ID = d.int()
+	case msgCancel:
+	case msgResult:
+		m.ID = d.int()
+		flags := d.byte()
+		m.Failed = flags&1 != 0
+		if m.Failed {
+			m.Name = string(d.rest())
+			break
+		}
+		if flags&2 != 0 {
+			m.Out.Structured = json.RawMessage(d.string())
+		}
+		for n := d.int(); n > 0 && d.err == nil; n-- {
+			m.Out.Text = append(m.Out.Text, d.string())
+		}
+		for n := d.int(); n > 0 && d.err == nil; n-- {
+			m.Out.Images = append(m.Out.Images, sandbox.Image{MIMEType: d.string(), Data: d.string()})
+		}
+	default:
+		return nil, fmt.Errorf("a frame of unknown type %q", m.Type)
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("a malformed %q frame: %w", m.Type, d.err)
+	}
+	return m, nil
+}
+
+// decoder reads a binary body; the first error sticks.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+var errShort = errors.New("the body ends early")
+
+func (d *decoder) int() int {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > maxFrame {
+		d.fail(errShort)
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.fail(errShort)
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) string() string {
+	n := d.int()
+	if n > len(d.b) {
+		d.fail(errShort)
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) rest() []byte {
+	r := bytes.Clone(d.b)
+	d.b = nil
+	return r
+}
+
+func (d *decoder) json(v any) {
+	if err := json.Unmarshal(d.b, v); err != nil {
+		d.fail(err)
+	}
+}
+
+func (d *decoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
 }
 
 // runRequest is a sandbox.Request without its functions: the worker learns
@@ -73,7 +255,7 @@ func (w *wireOutput) decode() sandbox.Output {
 type runRequest struct {
 	Code         string
 	Tools        []sandbox.Tool
-	SearchSchema json.RawMessage
+	SearchSchema json.RawMessage `json:",omitempty"`
 	HasFunnel    bool
 	HasSearch    bool
 	Options      sandbox.Options
@@ -233,19 +415,19 @@ type hostError struct {
 func (e *hostError) Error() string { return e.msg }
 
 // conn is one end of the pipe pair: frames out through a buffered writer
-// (safe for concurrent senders), frames in through a decoder (one reader).
+// (safe for concurrent senders), frames in from a buffered reader (one
+// reader at a time).
 type conn struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
-	enc *json.Encoder
-	dec *json.Decoder
+	buf []byte // the frame being written, reused
+
+	r    *bufio.Reader
+	body []byte // the frame being read, reused
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	return &conn{w: bw, enc: enc, dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+	return &conn{w: bufio.NewWriterSize(w, 64<<10), r: bufio.NewReaderSize(r, 64<<10)}
 }
 
 // send writes m; flush false leaves it in the buffer to go with the next
@@ -253,7 +435,15 @@ func newConn(r io.Reader, w io.Writer) *conn {
 func (c *conn) send(m *message, flush bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.enc.Encode(m); err != nil {
+	frame, err := m.marshal(c.buf[:0])
+	if err != nil {
+		return err
+	}
+	c.buf = frame
+	if cap(c.buf) > 1<<20 {
+		c.buf = nil // a large frame's buffer is not kept
+	}
+	if _, err := c.w.Write(frame); err != nil {
 		return err
 	}
 	if flush {
@@ -263,9 +453,35 @@ func (c *conn) send(m *message, flush bool) error {
 }
 
 func (c *conn) receive() (*message, error) {
-	var m message
-	if err := c.dec.Decode(&m); err != nil {
+	var head [4]byte
+	if _, err := io.ReadFull(c.r, head[:]); err != nil {
 		return nil, err
 	}
-	return &m, nil
+	n := binary.BigEndian.Uint32(head[:])
+	if n > maxFrame {
+		return nil, fmt.Errorf("a frame of %d bytes is over the protocol's limit of %d", n, maxFrame)
+	}
+	var body []byte
+	var err error
+	if n <= 1<<20 {
+		if cap(c.body) < int(n) {
+			c.body = make([]byte, max(n, 4<<10))
+		}
+		body = c.body[:n]
+		_, err = io.ReadFull(c.r, body)
+	} else {
+		// A large frame grows as its bytes arrive: a length alone
+		// allocates nothing.
+		body, err = io.ReadAll(io.LimitReader(c.r, int64(n)))
+		if err == nil && len(body) < int(n) {
+			err = io.ErrUnexpectedEOF
+		}
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, err
+	}
+	return unmarshal(body)
 }
