@@ -163,6 +163,14 @@ type hostRun struct {
 	waitFrom time.Time
 	calls    []string
 	crash    error // the funnel's panic
+	canceled sync.Once
+}
+
+// cancel tells the worker that the caller cancelled the run, once. It
+// goes out before any answer sent after the cancellation, so that the
+// worker sees a call cut short by it as the cancellation, as in-process.
+func (r *hostRun) cancel() {
+	r.canceled.Do(func() { _ = r.w.c.send(&message{Type: msgCancel}, true) })
 }
 
 // run sends the script to the worker and serves its calls until the
@@ -187,7 +195,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	r.clock = newWatchdog(budget+grace, func() { w.kill(killBudget) })
 	defer r.clock.stop()
 	stopCancel := context.AfterFunc(ctx, func() {
-		_ = w.c.send(&message{Type: msgCancel}, true)
+		r.cancel()
 		time.AfterFunc(grace, func() { w.kill(killCanceled) })
 	})
 	defer stopCancel()
@@ -346,6 +354,9 @@ func (r *hostRun) search(m *message) {
 // answer sends a call's result; an error is kept here, by call id, so that
 // the run's error can unwrap to it.
 func (r *hostRun) answer(id int, out sandbox.Output, err error) {
+	if r.ctx.Err() != nil {
+		r.cancel()
+	}
 	m := &message{Type: msgResult, ID: id}
 	if err != nil {
 		r.mu.Lock()

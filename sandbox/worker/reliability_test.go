@@ -142,7 +142,7 @@ func TestHostileCorpus(t *testing.T) {
 			if past := took - opts.Budget; past > pastBudgetBound {
 				t.Errorf("worker: ended %v past its budget", past)
 			}
-			if workerPeak > hostileMemory+memorySlack {
+			if workerPeak > raceMemoryFactor*(hostileMemory+memorySlack) {
 				t.Errorf("worker: peak resident memory %d MiB", workerPeak>>20)
 			}
 			if hostPeak > memorySlack {
