@@ -21,6 +21,10 @@ type Options struct {
 	// Tools is the initial registry: builtins and the tools of the MCP
 	// servers connected so far. See Session.SetTools.
 	Tools []Tool
+	// Exempt names builtins that are never deferred, whatever they ask:
+	// the host's policy, not the core's (package host/preset has a coding
+	// agent's). Exec is always exempt.
+	Exempt []string
 	// Settings are the initial settings. See Session.SetSettings.
 	Settings Settings
 	// Guidance are the system-prompt lines keyed by tool name; a request
@@ -49,6 +53,7 @@ type Options struct {
 type Session struct {
 	funnel   sandbox.Funnel
 	guidance []pool.Guidance
+	exempt   []string
 	limits   sandbox.Options
 	run      runner
 	channel  bool
@@ -70,8 +75,8 @@ type state struct {
 	index    func() *search.Index // built at a run's first ToolSearch
 }
 
-func newState(tools []pool.Tool, settings Settings) (*state, error) {
-	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions())
+func newState(tools []pool.Tool, settings Settings, exempt []string) (*state, error) {
+	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions(exempt))
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +116,8 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 	if opts != nil {
 		o = *opts
 	}
-	st, err := newState(slices.Clone(o.Tools), o.Settings.clone())
+	exempt := slices.Clone(o.Exempt)
+	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), exempt)
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +128,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 	s := &Session{
 		funnel:   funnel,
 		guidance: slices.Clone(o.Guidance),
+		exempt:   exempt,
 		limits:   o.Limits,
 		run:      run,
 		channel:  !o.NoChannel,
@@ -144,7 +151,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 // parallel) the registry is left as it was and the error says why.
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings)
+		return newState(slices.Clone(tools), st.settings, s.exempt)
 	})
 }
 
@@ -154,7 +161,7 @@ func (s *Session) SetTools(tools []Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone())
+		return newState(st.tools, settings.clone(), s.exempt)
 	})
 }
 

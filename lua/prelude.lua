@@ -223,7 +223,7 @@ local function parallel(...)
 	return unpack(results, 1, fns.n)
 end
 
-local fixed = { parallel = parallel, ToolSearch = caller("ToolSearch") }
+local fixed = { [prim.parallel_name] = parallel, [prim.search_name] = caller(prim.search_name) }
 
 G.tools = setmetatable({}, {
 	__index = function(_, name)
