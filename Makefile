@@ -12,7 +12,7 @@ bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
 
 demo:
-	$(GO) run ./examples/demo
+	$(GO) run ./cmd/execlua demo
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -70,15 +70,23 @@ type state struct {
 	tools    []pool.Tool
 	settings Settings
 	asm      *pool.Assembly
-	names    []string             // the pool's names, for the announcement
-	reach    []sandbox.Tool       // the pool, as the sandbox's reachable set
-	index    func() *search.Index // built at a run's first ToolSearch
+	names    []string       // the pool's names, for the announcement
+	reach    []sandbox.Tool // the pool, as the sandbox's reachable set
+	index    *search.Index  // built with the pool, reusing the last one's unchanged servers
 }
 
-func newState(tools []pool.Tool, settings Settings, exempt []string) (*state, error) {
+// newState assembles tools under settings, with exempt the host's names
+// that are never deferred. prev is the index of the state it replaces (nil
+// for the first): its servers whose tools did not change are reused, so a
+// server connecting costs that server's indexing, never a script's budget.
+func newState(tools []pool.Tool, settings Settings, exempt []string, prev *search.Index) (*state, error) {
 	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions(exempt))
 	if err != nil {
 		return nil, err
+	}
+	index := search.NewIndex(nil)
+	if prev != nil {
+		index = prev
 	}
 	st := &state{
 		tools:    tools,
@@ -86,7 +94,7 @@ func newState(tools []pool.Tool, settings Settings, exempt []string) (*state, er
 		asm:      asm,
 		names:    asm.PoolNames(),
 		reach:    make([]sandbox.Tool, len(asm.Pool)),
-		index:    sync.OnceValue(func() *search.Index { return search.NewIndex(asm.Pool) }),
+		index:    index.Update(asm.Pool),
 	}
 	for i, t := range asm.Pool {
 		st.reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
@@ -97,7 +105,7 @@ func newState(tools []pool.Tool, settings Settings, exempt []string) (*state, er
 // search answers tools.ToolSearch over this state's pool. It goes through
 // no funnel: searching reads the catalogue, it calls no tool.
 func (st *state) search(args json.RawMessage) (json.RawMessage, error) {
-	res, err := st.index().Search(args)
+	res, err := st.index.Search(args)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +125,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 		o = *opts
 	}
 	exempt := slices.Clone(o.Exempt)
-	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), exempt)
+	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), exempt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +159,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 // parallel) the registry is left as it was and the error says why.
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings, s.exempt)
+		return newState(slices.Clone(tools), st.settings, s.exempt, st.index)
 	})
 }
 
@@ -161,7 +169,7 @@ func (s *Session) SetTools(tools []Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone(), s.exempt)
+		return newState(st.tools, settings.clone(), s.exempt, st.index)
 	})
 }
 
