@@ -262,17 +262,14 @@ type runRequest struct {
 }
 
 // wireOutcome is a sandbox.Outcome with its error in a form that survives
-// the trip, and its Value as text so that no value (nil) and a JSON null
-// stay apart; the embedded Outcome's own Err and Value are shadowed.
+// the trip; the embedded Outcome's own Err is shadowed and travels as nil.
 type wireOutcome struct {
 	sandbox.Outcome
-	Err     *wireError `json:"Err,omitempty"`
-	Value   string     `json:"Value,omitempty"`
-	NoValue bool       `json:"NoValue,omitempty"`
+	Err *wireError `json:"Err,omitempty"`
 }
 
 func encodeOutcome(out sandbox.Outcome) *wireOutcome {
-	return &wireOutcome{Outcome: out, Err: encodeError(out.Err), Value: string(out.Value), NoValue: out.Value == nil}
+	return &wireOutcome{Outcome: out, Err: encodeError(out.Err)}
 }
 
 // decode is the outcome on the host side; hostErrs restores the funnel's
@@ -280,9 +277,6 @@ func encodeOutcome(out sandbox.Outcome) *wireOutcome {
 func (w *wireOutcome) decode(ctx context.Context, hostErrs func(id int) error) sandbox.Outcome {
 	out := w.Outcome
 	out.Err = decodeError(ctx, w.Err, hostErrs)
-	if !w.NoValue {
-		out.Value = json.RawMessage(w.Value)
-	}
 	return out
 }
 

@@ -29,6 +29,11 @@ const (
 	memorySlack     = 64 << 20
 )
 
+// workerExpects are the scripts whose outcome differs in a worker: there
+// a far integer key makes a hash entry (the worker lowers gopher-lua's
+// largest array index), so rawset has nothing to refuse.
+var workerExpects = map[string]string{"rawset_far": "ok"}
+
 // expectation is a hostile script's "-- expect:" line: ok, budget, memory
 // or error (with the start of the message).
 func expectation(src string) (kind, detail string) {
@@ -135,9 +140,12 @@ func TestHostileCorpus(t *testing.T) {
 			workerPeak := <-peak
 			p.release(w)
 
-			got := outcomeKind(out.Err)
-			if got != kind && got != "budget" && got != "memory" || got == "error" && !strings.Contains(out.Err.Error(), detail) {
-				t.Errorf("worker: %v, want %s %s", out.Err, kind, detail)
+			got, want := outcomeKind(out.Err), kind
+			if w, ok := workerExpects[name]; ok {
+				want = w
+			}
+			if got != want && got != "budget" && got != "memory" || got == "error" && !strings.Contains(out.Err.Error(), detail) {
+				t.Errorf("worker: %v, want %s %s", out.Err, want, detail)
 			}
 			if past := took - opts.Budget; past > pastBudgetBound {
 				t.Errorf("worker: ended %v past its budget", past)

@@ -211,3 +211,27 @@ func TestFunnelPanics(t *testing.T) {
 		t.Errorf("err = %v, want a crash naming the panic", out.Err)
 	}
 }
+
+// In a worker, assigning to a far integer index is one hash entry: in
+// process, gopher-lua fills the array part up to it (a gigabyte for
+// 2^26 - 1) in one step no budget can stop.
+func TestFarIndexInWorker(t *testing.T) {
+	p := testPool(t, nil)
+	w, err := p.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(w)
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() { peak <- residentPeak(w.pid, stop) }()
+	out := w.run(context.Background(), request(`local t = {} t[2^26 - 1] = true t[2^25] = 1 return t[2^26 - 1], #t`),
+		sandbox.Options{MaxMemory: 64 << 20}, p.grace)
+	close(stop)
+	if out.Err != nil || out.Result != "[true,0]" {
+		t.Errorf("result %q, err %v", out.Result, out.Err)
+	}
+	if rss := <-peak; rss > raceMemoryFactor*64<<20 {
+		t.Errorf("the worker's resident memory peaked at %d MiB", rss>>20)
+	}
+}
