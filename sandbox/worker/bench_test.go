@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/sandbox"
 )
 
@@ -163,7 +164,7 @@ func BenchmarkConcurrentRunMemory(b *testing.B) {
 				hostBytes += float64(heap()) - float64(before)
 				if mode == "process" {
 					// MaxWorkers is the number of runs: every child is busy.
-					for _, pid := range children(b) {
+					for _, pid := range leaktest.Children() {
 						rss, _ := residentMemory(pid)
 						workerBytes += float64(rss)
 					}

@@ -7,13 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
 	"testing"
-	"time"
 
+	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/sandbox"
 )
 
@@ -76,59 +72,15 @@ func misbehave(mode string) int {
 // for leftovers) at its end.
 func testPool(t *testing.T, opts *Options) *Pool {
 	t.Helper()
-	goroutines := runtime.NumGoroutine()
+	t.Cleanup(leaktest.Check(t))
 	p := New(opts)
-	t.Cleanup(func() {
-		p.Close()
-		checkNoLeftovers(t, goroutines)
-	})
+	t.Cleanup(func() { p.Close() })
 	return p
 }
 
 // misbehaving is a pool whose workers act out mode.
 func misbehaving(t *testing.T, mode string) *Pool {
 	return testPool(t, &Options{Env: []string{envTestMode + "=" + mode}, Idle: 1})
-}
-
-// checkNoLeftovers fails the test if a worker process of this one is
-// still around (running or unreaped) or goroutines outlive the pool.
-func checkNoLeftovers(t *testing.T, goroutines int) {
-	t.Helper()
-	if kids := children(t); len(kids) > 0 {
-		t.Errorf("worker processes left behind: %v", kids)
-	}
-	// The last goroutines of a finished worker (its Wait, its timers)
-	// return just after the pool stops waiting for them.
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-		runtime.Gosched()
-	}
-	if n := runtime.NumGoroutine(); n > goroutines {
-		buf := make([]byte, 1<<20)
-		t.Errorf("%d goroutines before the pool, %d after:\n%s", goroutines, n, buf[:runtime.Stack(buf, true)])
-	}
-}
-
-// children lists the processes whose parent is this one.
-func children(t testing.TB) []int {
-	t.Helper()
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	var kids []int
-	self := strconv.Itoa(os.Getpid())
-	for _, path := range stats {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue // exited meanwhile
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so cut at the
-		// last parenthesis.
-		fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		if len(fields) > 1 && fields[1] == self {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-			kids = append(kids, pid)
-		}
-	}
-	return kids
 }
 
 // funnel is a fake host: echo returns its arguments as structured
