@@ -40,10 +40,21 @@ func misbehave(mode string) int {
 		return 3
 	}
 	_ = c.send(&message{Type: msgHello, Version: version, PID: os.Getpid()}, true)
-	if _, err := c.receive(); err != nil {
+	m, err := c.receive()
+	if err != nil {
 		return 0
 	}
 	switch mode {
+	case "bigalloc": // one allocation far past the cap, under the run's limits
+		if err := limitRun(&m.Run.Options); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		b := make([]byte, 4<<30)
+		for i := range b {
+			b[i] = 1
+		}
+		return int(b[len(b)-1])
 	case "hang": // stuck in one step: ignores cancel and its budget
 		for {
 		}

@@ -235,3 +235,23 @@ func TestFarIndexInWorker(t *testing.T) {
 		t.Errorf("the worker's resident memory peaked at %d MiB", rss>>20)
 	}
 }
+
+// One allocation far past the cap: the address-space limit refuses it and
+// the Go runtime dies of it, which the host reads as the memory budget
+// (under the race detector, which needs the address space, the host's
+// watch on resident memory kills the worker instead).
+func TestAddressSpaceLimit(t *testing.T) {
+	p := misbehaving(t, "bigalloc")
+	w, err := p.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(w)
+	out := w.run(context.Background(), request(`return 1`), sandbox.Options{MaxMemory: 64 << 20}, p.grace)
+	if !errors.Is(out.Err, sandbox.ErrMemoryExceeded) {
+		t.Fatalf("err = %v, want the memory budget", out.Err)
+	}
+	if killed := w.killed.Load(); !raceEnabled && killed != killEnd {
+		t.Errorf("the host killed the worker (reason %d); the kernel should have refused the allocation", killed)
+	}
+}
