@@ -51,6 +51,10 @@ func Serve() int {
 }
 
 func serve(in io.Reader, out io.Writer) int {
+	// A throwaway run while idle: what a first run in a fresh process
+	// builds once (the library template, the compiled prelude, a grown
+	// heap) is then ready before the script arrives.
+	sandbox.Run(context.Background(), sandbox.Request{Code: "return 1"}, nil)
 	c := newConn(in, out)
 	if c.send(&message{Type: msgHello, Version: Version, PID: os.Getpid()}, true) != nil {
 		return 1

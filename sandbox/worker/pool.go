@@ -130,9 +130,10 @@ func (p *Pool) Run(ctx context.Context, req sandbox.Request, opts *sandbox.Optio
 	return w.run(ctx, req, o, p.grace)
 }
 
-// acquire takes an idle worker, or starts one when a slot is free.
+// acquire takes an idle worker, or starts one when a slot is free. The
+// idle set is refilled when a worker ends, not here: a start beside the
+// run would take CPU from it.
 func (p *Pool) acquire(ctx context.Context) (*proc, error) {
-	defer p.refill()
 	for {
 		select {
 		case w := <-p.idle:
