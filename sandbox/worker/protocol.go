@@ -421,7 +421,7 @@ type conn struct {
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	return &conn{w: bufio.NewWriterSize(w, 64<<10), r: bufio.NewReaderSize(r, 64<<10)}
+	return &conn{w: bufio.NewWriterSize(w, 16<<10), r: bufio.NewReaderSize(r, 16<<10)}
 }
 
 // send writes m; flush false leaves it in the buffer to go with the next
