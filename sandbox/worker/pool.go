@@ -226,7 +226,7 @@ func (p *Pool) isClosed() bool {
 }
 
 // Close ends the idle workers and waits until every worker the pool
-// started has exited. Runs still going on end on their own; runs started
+// started has exited; call it once no Run is in flight. Runs started
 // after Close fail with ErrClosed.
 func (p *Pool) Close() error {
 	p.mu.Lock()
