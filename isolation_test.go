@@ -104,8 +104,8 @@ return a .. "|" .. b .. "|" .. tools.mcp__github__create_issue{ id = %d }`, i, i
 	}
 }
 
-// The memory cap and the budget in Process isolation read as in-process
-// failures.
+// The memory cap and the budget (BUD-1) in Process isolation read as
+// in-process failures.
 func TestProcessIsolationLimits(t *testing.T) {
 	p := workerPool(t, nil)
 	s := newSession(t, &fakeFunnel{}, &Options{Tools: with(builtins(), githubTools()), Isolation: Process, Workers: p,

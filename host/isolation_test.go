@@ -44,8 +44,8 @@ func faulty() *server.MCPServer {
 }
 
 // Fault injection on the MCP side, in both isolation modes: a server that
-// crashes mid-call, hangs, returns a huge or a malformed result, or floods
-// list_changed. Each run ends with a result (failed where the call
+// crashes mid-call, hangs (BUD-12 and BUD-10), returns a huge or a
+// malformed result, or floods list_changed (BUD-11). Each run ends with a result (failed where the call
 // failed), nothing panics, and no goroutine or process outlives the test.
 func TestMCPFaultsInBothModes(t *testing.T) {
 	for _, isolation := range []execlua.Isolation{execlua.InProcess, execlua.Process} {

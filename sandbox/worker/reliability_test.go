@@ -96,7 +96,7 @@ func measured(fn func()) (took time.Duration, hostPeak uint64) {
 	return took, <-peak
 }
 
-// TestHostileCorpus runs every script of testdata/lua/hostile in both
+// TestHostileCorpus (ISO-8, BUD-1..3 in both modes) runs every script of testdata/lua/hostile in both
 // modes. In worker mode each must end with its expected outcome, or a
 // stricter limit (the budget or the memory cap), soon past its budget,
 // its worker never above the cap plus 64 MiB and the host's heap never 64

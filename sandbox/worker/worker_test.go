@@ -14,7 +14,8 @@ import (
 
 // Every way a script ends gives the same outcome in a worker as
 // in-process: result, lines, calls, images, and an error that matches the
-// same sentinels and has the same text.
+// same sentinels and has the same text (BUD-1, BUD-6, BUD-7, BUD-9, ORCH-4
+// in a worker).
 func TestSameOutcomeAsInProcess(t *testing.T) {
 	p := testPool(t, nil)
 	scripts := map[string]string{
@@ -98,7 +99,7 @@ func TestOnCall(t *testing.T) {
 	}
 }
 
-// BUD-4 in a worker: cancelling the caller's context ends the run, a
+// BUD-10 in a worker: cancelling the caller's context ends the run, a
 // nested call in flight included, with the caller's cause.
 func TestCancelDuringCall(t *testing.T) {
 	p := testPool(t, nil)
@@ -118,8 +119,8 @@ func TestCancelDuringCall(t *testing.T) {
 	}
 }
 
-// A worker stuck in one step is killed once its budget and the grace
-// period are spent, and the run reports the budget.
+// BUD-1, ISO-8: a worker stuck in one step is killed once its budget and
+// the grace period are spent, and the run reports the budget.
 func TestHardKillPastBudget(t *testing.T) {
 	p := misbehaving(t, "hang")
 	budget := 100 * time.Millisecond
@@ -135,7 +136,8 @@ func TestHardKillPastBudget(t *testing.T) {
 	}
 }
 
-// A worker that ignores a cancellation is killed after the grace period.
+// BUD-10: a worker that ignores a cancellation is killed after the grace
+// period.
 func TestHardKillAfterCancel(t *testing.T) {
 	p := misbehaving(t, "hang")
 	w, err := p.acquire(context.Background())
@@ -156,8 +158,8 @@ func TestHardKillAfterCancel(t *testing.T) {
 	}
 }
 
-// A worker that dies for another reason is a crash that names how it
-// ended; the next run gets a fresh worker.
+// BUD-11: a worker that dies for another reason is a crash that names how
+// it ended; the next run gets a fresh worker.
 func TestWorkerDies(t *testing.T) {
 	p := misbehaving(t, "crash")
 	for range 2 {
@@ -203,7 +205,7 @@ func TestBadWorkers(t *testing.T) {
 	}
 }
 
-// A funnel that panics ends the run as a crash, as in-process.
+// BUD-11: a funnel that panics ends the run as a crash, as in-process.
 func TestFunnelPanics(t *testing.T) {
 	p := testPool(t, nil)
 	out := p.Run(context.Background(), request(`tools.boom{}`), nil)
