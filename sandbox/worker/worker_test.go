@@ -33,6 +33,7 @@ func TestSameOutcomeAsInProcess(t *testing.T) {
 		"unknown":     `return tools.mcp__nowhere__x{}`,
 		"call limit":  `for i = 1, 3 do pcall(tools.echo, {}) end return tools.echo{}`,
 		"nil":         `return nil`,
+		"log cut":     `for i = 1, 100 do print(("x"):rep(100)) end return ("y"):rep(200000)`,
 		"budget":      `while true do end`,
 		"memory":      `local t = {} for i = 1, 1e8 do t[i] = { i } end`,
 		"coroutines":  `for i = 1, 10 do coroutine.create(function() end) end`,
