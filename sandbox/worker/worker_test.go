@@ -14,7 +14,7 @@ import (
 
 // Every way a script ends gives the same outcome in a worker as
 // in-process: result, lines, calls, images, and an error that matches the
-// same sentinels and has the same text (BUD-1, BUD-6, BUD-7, BUD-9, ORCH-4
+// same sentinels and has the same text (BUD-1, BUD-6..9, ORCH-4
 // in a worker).
 func TestSameOutcomeAsInProcess(t *testing.T) {
 	p := testPool(t, nil)
