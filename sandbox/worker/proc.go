@@ -194,9 +194,12 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	}
 	r.clock = newWatchdog(budget+grace, func() { w.kill(killBudget) })
 	defer r.clock.stop()
+	killLate := time.AfterFunc(grace, func() { w.kill(killCanceled) })
+	killLate.Stop()
+	defer killLate.Stop()
 	stopCancel := context.AfterFunc(ctx, func() {
 		r.cancel()
-		time.AfterFunc(grace, func() { w.kill(killCanceled) })
+		killLate.Reset(grace)
 	})
 	defer stopCancel()
 	stopMemory := w.watchMemory(uint64(limit))

@@ -16,6 +16,7 @@ type watchdog struct {
 	spent     time.Duration
 	since     time.Time
 	running   bool
+	stopped   bool // for good: a call answered after the run is over resumes nothing
 }
 
 func newWatchdog(limit time.Duration, fire func()) *watchdog {
@@ -38,7 +39,7 @@ func (d *watchdog) pause() {
 func (d *watchdog) resume() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.running {
+	if d.running || d.stopped {
 		return
 	}
 	d.running = true
@@ -48,6 +49,9 @@ func (d *watchdog) resume() {
 
 func (d *watchdog) stop() {
 	d.pause()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopped = true
 }
 
 // elapsed is the time the worker has computed so far.
