@@ -25,7 +25,8 @@ func (h *Host) Funnel() execlua.Funnel { return execlua.FunnelFunc(h.Call) }
 // Call performs one tool call, flat or nested, the one way the host has:
 // permission check, PreToolUse hooks, execution (through Options.Execute),
 // PostToolUse hooks. A refusal is an error whose text is what the model,
-// or the script, reads (PERM-3, HOOK-2).
+// or the script, reads (PERM-3, HOOK-2). The model's call of Exec itself
+// goes through RunExec.
 func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, error) {
 	tool, ok := h.lookup(call.Name)
 	if !ok {

@@ -80,6 +80,9 @@ func openHost(c *cli.Context, setup hostSetup) (*env, error) {
 		Cwd:       cwd,
 		NoWatch:   c.Command.Name != "serve",
 		OnChange:  setup.onChange,
+		// A hook's message for the model (HOOK-3) has no conversation to
+		// join here; the person at the terminal reads it.
+		OnMessage: func(text string) { fmt.Fprintf(c.App.ErrWriter, "hook message: %s\n", text) },
 	}
 	if opts.MCPConfig == "" {
 		// The project's .mcp.json, as agents read it; a missing file is none.

@@ -161,7 +161,11 @@ func searchAction(c *cli.Context) error {
 	w := c.App.Writer
 	fmt.Fprintf(w, "%d of %d matching %s:\n", len(found.Matches), found.Total, plural(found.Total, "tool", "tools"))
 	for _, m := range found.Matches {
-		fmt.Fprintf(w, "\n%s\n", m.Signature)
+		fmt.Fprintln(w)
+		if m.Description != "" {
+			fmt.Fprintf(w, "-- %s\n", firstLine(m.Description))
+		}
+		fmt.Fprintln(w, m.Signature)
 	}
 	return nil
 }

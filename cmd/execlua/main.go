@@ -1,17 +1,3 @@
-// Command execlua runs Lua scripts the way the Exec tool runs them, against
-// real MCP servers, shows what a model would see, and serves Exec to any MCP
-// client.
-//
-//	execlua demo                       # the whole idea in one screen
-//	execlua run --demo script.lua      # a script against the demo servers
-//	execlua run --dry-run script.lua   # only read-only calls are performed
-//	execlua tools --json               # tools[] and the announcement
-//	execlua search "list notes"        # ToolSearch from the shell
-//	execlua types -o tools.d.lua       # definitions for lua-language-server
-//	execlua serve --http :8080         # Exec for any MCP client
-//
-// Exit status: 0 for success, 1 for a failed script, 2 for usage or
-// configuration errors.
 package main
 
 import (
@@ -111,6 +97,12 @@ Example:
 			serveCommand(),
 			demoCommand(),
 		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("the commands are run, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 		OnUsageError: onUsageError,
 		// Errors come back from Run; exitStatus prints them once.
 		ExitErrHandler: func(*cli.Context, error) {},

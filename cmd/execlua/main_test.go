@@ -289,7 +289,10 @@ func TestRunServerThatDoesNotStart(t *testing.T) {
 		"broken": {"command": "sh", "args": ["-c", "echo no API token set >&2; exit 3"]},
 		"gone": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`)
 	r := runCLI(t, dir, `return tools.mcp__demo__echo{ up = true }`, "run", "--demo", "--yes", "--mcp-config", cfg, "-").want(t, exitOK)
-	for _, want := range []string{"warning: mcp: server broken", "    no API token set\n", "warning: mcp: server gone"} {
+	// The tail of the server's stderr is printed under the warning when the
+	// host has it; whether it has read it by the time the handshake fails
+	// is the host's race, so only the warnings are checked.
+	for _, want := range []string{"warning: mcp: server broken", "warning: mcp: server gone"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
@@ -495,7 +498,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 // SRCH-1 from the shell: the value a script gets, signatures included.
 func TestSearch(t *testing.T) {
 	r := runCLI(t, "", "", "search", "--demo", "weather forecast").want(t, exitOK)
-	if !strings.Contains(r.stdout, "function tools.mcp__weather__forecast(args) end") {
+	if !strings.Contains(r.stdout, "-- The daily forecast for a city") || !strings.Contains(r.stdout, "function tools.mcp__weather__forecast(args) end") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
 	r = runCLI(t, "", "", "search", "--demo", "--json", "select:mcp__demo__echo,mcp__demo__sleep").want(t, exitOK)
@@ -505,6 +508,13 @@ func TestSearch(t *testing.T) {
 	}
 	if got.Total != 2 || got.Matches[0].Name != "mcp__demo__echo" || got.Matches[1].Name != "mcp__demo__sleep" {
 		t.Errorf("search --json = %s", r.stdout)
+	}
+	r = runCLI(t, "", "", "search", "--demo", "--json", "--max-results", "1", "notes").want(t, exitOK)
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Matches) != 1 || got.Total < 4 {
+		t.Errorf("search --max-results 1 = %s", r.stdout)
 	}
 	runCLI(t, "", "", "search", "--demo").want(t, exitUsage)
 }
@@ -526,6 +536,7 @@ func TestHelpHasAnExample(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--bogus", "x.lua"},
+		{"bogus"},
 		{"--bogus"},
 		{"run"},
 		{"types", "extra"},
@@ -589,5 +600,39 @@ func TestTypes(t *testing.T) {
 	r := runCLI(t, dir, "", "types", "--demo", "--mcp-config", cfg).want(t, exitOK)
 	if r.stdout != text {
 		t.Error("types on stdout differs from types -o")
+	}
+}
+
+// FLAG-3, FLAG-4 at the command line: --managed-settings beats --settings;
+// with Exec off, the pool tools are declared flat and run says why it
+// cannot run.
+func TestManagedSettingsWin(t *testing.T) {
+	dir := t.TempDir()
+	local := write(t, dir, "settings.json", `{"enableExec": true}`)
+	managed := write(t, dir, "managed.json", `{"enableExec": false}`)
+	r := runCLI(t, dir, "", "tools", "--demo", "--settings", local, "--managed-settings", managed, "--json").want(t, exitOK)
+	var out toolsOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Announcement != nil || len(out.Tools) == 0 || out.Tools[0].Name == "Exec" {
+		t.Errorf("tools with Exec off = %s", r.stdout)
+	}
+	r = runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "--managed-settings", managed, "-").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "Exec is not available") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "-").want(t, exitOK)
+}
+
+// HOOK-3 at the command line: a blocking PostToolUse hook's message is
+// shown and the script goes on.
+func TestRunShowsHookMessages(t *testing.T) {
+	dir := t.TempDir()
+	settings := write(t, dir, "settings.json", `{"hooks":{"PostToolUse":[{"matcher":"mcp__demo__echo",
+		"hooks":[{"type":"command","command":"echo looked at it >&2; exit 2"}]}]}}`)
+	r := runCLI(t, dir, `tools.mcp__demo__echo{} return "went on"`, "run", "--demo", "--yes", "--settings", settings, "-").want(t, exitOK)
+	if r.stdout != "went on\n" || !strings.Contains(r.stderr, "hook message: PostToolUse:mcp__demo__echo hook blocking error") || !strings.Contains(r.stderr, "looked at it") {
+		t.Errorf("stdout = %q\nstderr = %q", r.stdout, r.stderr)
 	}
 }

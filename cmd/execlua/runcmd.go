@@ -131,8 +131,11 @@ func runAction(c *cli.Context) error {
 	}
 	failed := res.IsError
 	errText := ""
-	if res.IsError && res.Err != nil {
-		errText = res.Err.Error()
+	if res.IsError {
+		errText = firstLine(res.Text)
+		if res.Err != nil {
+			errText = res.Err.Error()
+		}
 	}
 	if rep != nil {
 		if missing := rep.unmatched(); len(missing) > 0 {

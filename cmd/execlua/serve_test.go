@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,16 +32,14 @@ func initialize(t *testing.T, c *client.Client) string {
 }
 
 // callExec calls Exec with a progress token and returns the result's text
-// and the progress messages received.
-func callExec(t *testing.T, c *client.Client, code string) (string, []string) {
+// and the first n progress messages, in the order the server sent them
+// (the client may handle a notification after the result, or out of order).
+func callExec(t *testing.T, c *client.Client, code string, n int) (string, []string) {
 	t.Helper()
-	var mu sync.Mutex
-	var progress []string
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			mu.Lock()
-			progress = append(progress, n.Params.AdditionalFields["message"].(string))
-			mu.Unlock()
+	notes := make(chan map[string]any, 64)
+	c.OnNotification(func(note mcp.JSONRPCNotification) {
+		if note.Method == "notifications/progress" {
+			notes <- note.Params.AdditionalFields
 		}
 	})
 	req := mcp.CallToolRequest{}
@@ -56,41 +56,57 @@ func callExec(t *testing.T, c *client.Client, code string) (string, []string) {
 			text = append(text, tc.Text)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	progress := make([]string, n)
+	for range n {
+		select {
+		case note := <-notes:
+			if i := int(note["progress"].(float64)); i <= n {
+				progress[i-1] = note["message"].(string)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress so far: %q", progress)
+		}
+	}
 	return strings.Join(text, "\n"), progress
 }
 
+// Two stdio clients at once, each with its own serve process.
 func TestServeStdio(t *testing.T) {
 	dir := t.TempDir()
 	settings := write(t, dir, "settings.json", `{"permissions":{"allow":["mcp__fix__get-item"]}}`)
 	cfg := mcpConfig(t, dir, "")
-	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--settings", settings, "--mcp-config", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if instructions := initialize(t, c); !strings.Contains(instructions, "mcp__fix__get-item") {
-		t.Errorf("instructions = %q", instructions)
-	}
-	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list.Tools) != 1 || list.Tools[0].Name != "Exec" {
-		t.Errorf("tools = %+v, want Exec alone", list.Tools)
-	}
-	// The allow rule lets get-item through; put.item has no rule and
-	// nobody to ask on stdio, so it is refused (PERM-1 without a prompt).
-	text, progress := callExec(t, c, `
-local item = tools["mcp__fix__get-item"]{ id = 5 }
+	for i := range 2 {
+		t.Run(fmt.Sprint("client", i), func(t *testing.T) {
+			t.Parallel()
+			c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--settings", settings, "--mcp-config", cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			if instructions := initialize(t, c); !strings.Contains(instructions, "mcp__fix__get-item") {
+				t.Errorf("instructions = %q", instructions)
+			}
+			list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Tools) != 1 || list.Tools[0].Name != "Exec" {
+				t.Errorf("tools = %+v, want Exec alone", list.Tools)
+			}
+			// The allow rule lets get-item through; put.item has no rule
+			// and nobody to ask on stdio, so it is refused (PERM-1 without
+			// a prompt).
+			text, progress := callExec(t, c, fmt.Sprintf(`
+local item = tools["mcp__fix__get-item"]{ id = %d }
 local ok, err = pcall(tools["mcp__fix__put.item"], { name = "x" })
-return { item.name, ok }`)
-	if text != `["item-5",false]` {
-		t.Errorf("Exec = %q", text)
-	}
-	if len(progress) != 2 || !strings.HasPrefix(progress[1], "2 tool calls\n") {
-		t.Errorf("progress = %q", progress)
+return { item.name, ok }`, i), 2)
+			if want := fmt.Sprintf(`["item-%d",false]`, i); text != want {
+				t.Errorf("Exec = %q, want %q", text, want)
+			}
+			if !strings.HasPrefix(progress[0], "1 tool call\n") || !strings.HasPrefix(progress[1], "2 tool calls\n") {
+				t.Errorf("progress = %q", progress)
+			}
+		})
 	}
 }
 
@@ -159,18 +175,18 @@ for i = 1, 20 do
   if #tools.mcp__notes__list_notes{ tag = "from-b" }.notes > 0 then return "saw b" end
   tools.mcp__demo__sleep{ ms = 50 }
 end
-error("b's note never appeared")`)
+error("b's note never appeared")`, 1)
 		done <- answer{text, progress}
 	}()
 	<-started
-	if text, _ := callExec(t, b, `return tools.mcp__notes__add_note{ title = "hi", tags = { "from-b" } }.id`); text != "4" {
+	if text, _ := callExec(t, b, `return tools.mcp__notes__add_note{ title = "hi", tags = { "from-b" } }.id`, 0); text != "4" {
 		t.Errorf("b's Exec = %q", text)
 	}
 	got := <-done
 	if got.text != "saw b" {
 		t.Errorf("a's Exec = %q", got.text)
 	}
-	if len(got.progress) == 0 || !strings.HasPrefix(got.progress[0], "1 tool call\nmcp__notes__list_notes") {
+	if !strings.HasPrefix(got.progress[0], "1 tool call\nmcp__notes__list_notes") {
 		t.Errorf("a's progress = %q", got.progress)
 	}
 }

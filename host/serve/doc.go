@@ -14,7 +14,8 @@
 // since a conversation last heard of it, the new announcement comes first
 // in the next Exec result, ahead of the script's own result. A client that
 // sends a progress token with an Exec call gets the live summary as
-// progress notifications while the script runs.
+// progress notifications while the script runs. The messages PostToolUse
+// hooks add to the conversation follow the call's result as text blocks.
 //
 // Serve it over stdio (ServeStdio) or streamable HTTP (Handler); many
 // clients may use one HTTP server at once.

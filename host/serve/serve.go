@@ -29,6 +29,10 @@ type Server struct {
 	// intro is the announcement given as instructions; every conversation
 	// starts having heard it.
 	intro *execlua.Message
+	// shared follows the host like every session; it answers what tools[]
+	// is and runs the Exec calls of requests without a session, which
+	// keep no state of their own.
+	shared *execlua.Session
 
 	mu       sync.Mutex
 	convs    map[string]*conversation
@@ -54,11 +58,11 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 			o.Version = opts.Version
 		}
 	}
-	probe, err := h.NewSession(nil)
+	shared, err := h.NewSession(nil)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{host: h, convs: map[string]*conversation{}}
+	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		s.mu.Lock()
@@ -67,7 +71,7 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	})
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { s.sync() })
 	serverOpts := []server.ServerOption{server.WithHooks(hooks), server.WithToolCapabilities(true), server.WithRecovery()}
-	if a := probe.Request(nil).Announcement; a != nil {
+	if a := shared.Request(nil).Announcement; a != nil {
 		s.intro = &execlua.Message{IsMeta: true, Text: a.Text}
 		serverOpts = append(serverOpts, server.WithInstructions(a.Text))
 	}
@@ -100,11 +104,7 @@ func (s *Server) Refresh() { s.sync() }
 // sync declares tools[] as the host assembles it now: Exec and the flat
 // tools.
 func (s *Server) sync() {
-	probe, err := s.host.NewSession(nil)
-	if err != nil {
-		return
-	}
-	decls := probe.Request(nil).Tools
+	decls := s.shared.Request(nil).Tools
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if slices.EqualFunc(decls, s.declared, sameDeclaration) {
@@ -142,17 +142,19 @@ func (s *Server) conversation(ctx context.Context) (*conversation, error) {
 	if c, ok := s.convs[id]; ok {
 		return c, nil
 	}
+	c := &conversation{session: s.shared}
+	if s.intro != nil {
+		c.history = []execlua.Message{*s.intro}
+	}
+	if id == "" {
+		return c, nil
+	}
 	sess, err := s.host.NewSession(nil)
 	if err != nil {
 		return nil, err
 	}
-	c := &conversation{session: sess}
-	if s.intro != nil {
-		c.history = []execlua.Message{*s.intro}
-	}
-	if id != "" {
-		s.convs[id] = c
-	}
+	c.session = sess
+	s.convs[id] = c
 	return c, nil
 }
 
@@ -176,14 +178,14 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	run, stop := detach(ctx)
+	run, stop, messages := detach(ctx)
 	defer stop()
 	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
 	}
-	return &mcp.CallToolResult{Content: content, IsError: res.IsError}, nil
+	return &mcp.CallToolResult{Content: append(content, messages()...), IsError: res.IsError}, nil
 }
 
 // progress sends the live summary as progress notifications when the
@@ -215,27 +217,45 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		if err != nil || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		call, stop := detach(ctx)
+		call, stop, messages := detach(ctx)
 		defer stop()
 		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
+		res := toResult(out)
 		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
+			res = mcp.NewToolResultError(err.Error())
 		}
-		return toResult(out), nil
+		res.Content = append(res.Content, messages()...)
+		return res, nil
 	}
 }
 
 // detach returns a context cancelled with ctx but carrying none of its
 // values: the host's own calls must not pass on this request's transport
 // data (mcp-go reads the caller's HTTP headers from the context, and an
-// in-process server would check them against its own call).
-func detach(ctx context.Context) (context.Context, func()) {
+// in-process server would check them against its own call). The context
+// collects the messages PostToolUse hooks add to the conversation (HOOK-3);
+// an MCP result has no place for isMeta messages, so messages returns them
+// as text blocks to follow the result.
+func detach(ctx context.Context) (run context.Context, stop func(), messages func() []mcp.Content) {
+	var mu sync.Mutex
+	var texts []mcp.Content
 	run, cancel := context.WithCancel(context.Background())
+	run = host.WithMessages(run, func(text string) {
+		mu.Lock()
+		texts = append(texts, mcp.NewTextContent(text))
+		mu.Unlock()
+	})
 	unhook := context.AfterFunc(ctx, cancel)
-	return run, func() {
+	stop = func() {
 		unhook()
 		cancel()
 	}
+	messages = func() []mcp.Content {
+		mu.Lock()
+		defer mu.Unlock()
+		return texts
+	}
+	return run, stop, messages
 }
 
 // toResult is a tool's output as an MCP tool result.

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,13 +23,14 @@ import (
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/demo"
 	"github.com/execlua/execlua/host/serve"
+	"github.com/execlua/execlua/host/settings"
 )
 
 // fleet starts a host with the demo servers and a server "pinned" whose one
 // tool is always loaded (so it is declared flat), and serves it over
 // loopback HTTP. changed(has) waits until the host's registry has, or has
 // not, a tool.
-func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
+func fleet(t testing.TB, settingsFile ...string) (url string, servers map[string]*server.MCPServer, changed func(tool string, has bool)) {
 	t.Helper()
 	servers = demo.Servers()
 	pinned := server.NewMCPServer("pinned", "1", server.WithToolCapabilities(true))
@@ -45,7 +50,13 @@ func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, chan
 
 	events := make(chan struct{}, 1)
 	var srv atomic.Pointer[serve.Server]
+	var paths settings.Paths
+	if len(settingsFile) > 0 {
+		paths.User = settingsFile[0]
+	}
 	h, err := host.New(t.Context(), &host.Options{
+		Settings:  paths,
+		NoWatch:   true,
 		InProcess: servers,
 		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
 			return host.AllowOnce, nil
@@ -81,11 +92,11 @@ func fleet(t *testing.T) (url string, servers map[string]*server.MCPServer, chan
 
 // connect starts a streamable HTTP client of a protocol version with
 // sessions and returns it with the server's instructions.
-func connect(t *testing.T, url string) (*client.Client, string) {
+func connect(t testing.TB, url string) (*client.Client, string) {
 	return connectVersion(t, url, mcp.ProtocolVersion20250618)
 }
 
-func connectVersion(t *testing.T, url, version string) (*client.Client, string) {
+func connectVersion(t testing.TB, url, version string) (*client.Client, string) {
 	t.Helper()
 	var opts []transport.StreamableHTTPCOption
 	if version != mcp.LATEST_PROTOCOL_VERSION {
@@ -112,7 +123,7 @@ func connectVersion(t *testing.T, url, version string) (*client.Client, string) 
 }
 
 // execCall calls Exec with code; with a progress token when progress is set.
-func execCall(t *testing.T, c *client.Client, code string, progress bool) *mcp.CallToolResult {
+func execCall(t testing.TB, c *client.Client, code string, progress bool) *mcp.CallToolResult {
 	t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "Exec"
@@ -172,32 +183,37 @@ func TestToolsAndInstructions(t *testing.T) {
 func TestExecSendsProgress(t *testing.T) {
 	url, _, _ := fleet(t)
 	c, _ := connect(t, url)
-	var mu sync.Mutex
-	var messages []string
+	notes := make(chan map[string]any, 10)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
-			mu.Lock()
-			messages = append(messages, n.Params.AdditionalFields["message"].(string))
-			mu.Unlock()
+			notes <- n.Params.AdditionalFields
 		}
 	})
 	res := execCall(t, c, `tools.mcp__demo__echo{ a = 1 } return tools.mcp__demo__sleep{ ms = 1 }.slept`, true)
 	if got := texts(res); res.IsError || len(got) != 1 || got[0] != "1" {
 		t.Fatalf("Exec = %v (error %v)", got, res.IsError)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	want := []string{"1 tool call\nmcp__demo__echo", "2 tool calls\nmcp__demo__echo\nmcp__demo__sleep"}
-	if strings.Join(messages, "|") != strings.Join(want, "|") {
-		t.Errorf("progress messages = %q, want %q", messages, want)
+	// The client may handle a notification after the result, and out of
+	// order; the progress numbers give the order the server sent them in.
+	got := make([]string, 2)
+	for range 2 {
+		select {
+		case n := <-notes:
+			got[int(n["progress"].(float64))-1] = n["message"].(string)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress notifications so far: %q", got)
+		}
 	}
-	// Without a token, no notification.
-	messages = nil
-	mu.Unlock()
+	want := []string{"1 tool call\nmcp__demo__echo", "2 tool calls\nmcp__demo__echo\nmcp__demo__sleep"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("progress messages (-want +got):\n%s", d)
+	}
+	// Without a token, no notification: the next one to arrive is the one
+	// of a later call with a token.
 	execCall(t, c, `return tools.mcp__demo__echo{}`, false)
-	mu.Lock()
-	if len(messages) != 0 {
-		t.Errorf("progress without a token: %q", messages)
+	execCall(t, c, `return tools.mcp__demo__echo{ b = 2 }`, true)
+	if n := <-notes; n["progressToken"] != "p1" || n["message"] != "1 tool call\nmcp__demo__echo" || n["progress"].(float64) != 1 {
+		t.Errorf("notification after a call without a token: %v", n)
 	}
 }
 
@@ -319,5 +335,30 @@ func TestFlatToolChangeNotifiesClients(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "Exec,mcp__pinned__bye,mcp__pinned__hello" {
 		t.Errorf("tools = %v", names)
+	}
+}
+
+// HOOK-3 over MCP: the message a blocking PostToolUse hook adds follows the
+// result, for a nested call inside Exec and for a flat call alike.
+func TestHookMessagesFollowTheResult(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "settings.json")
+	hook := `{"hooks":{"PostToolUse":[{"matcher":"mcp__demo__echo|mcp__pinned__hello","hooks":[{"type":"command","command":"echo checked >&2; exit 2"}]}]}}`
+	if err := os.WriteFile(file, []byte(hook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, _, _ := fleet(t, file)
+	c, _ := connect(t, url)
+	got := texts(execCall(t, c, `return tools.mcp__demo__echo{ a = 1 }`, false))
+	if len(got) != 2 || got[0] != `{"a":1}` || !strings.Contains(got[1], "PostToolUse:mcp__demo__echo hook blocking error") || !strings.Contains(got[1], "checked") {
+		t.Errorf("Exec = %q, want the result, then the hook's message", got)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "mcp__pinned__hello"
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(res); len(got) != 2 || got[0] != "hello you" || !strings.Contains(got[1], "PostToolUse:mcp__pinned__hello") {
+		t.Errorf("flat call = %q, want the result, then the hook's message", got)
 	}
 }

@@ -98,7 +98,8 @@ func (c *conn) succeeded() {
 }
 
 // output maps a tools/call result (ORCH-2): the structuredContent as
-// received, the text blocks, the image blocks. An isError result is a
+// received, the text blocks, the image blocks; other blocks (audio,
+// resources, resource links) are left out. An isError result is a
 // *ToolError with the text blocks joined.
 func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 	var out execlua.Output
@@ -106,11 +107,7 @@ func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 		switch b := block.(type) {
 		case mcp.TextContent:
 			out.Text = append(out.Text, b.Text)
-		case *mcp.TextContent:
-			out.Text = append(out.Text, b.Text)
 		case mcp.ImageContent:
-			out.Images = append(out.Images, execlua.Image{MIMEType: b.MIMEType, Data: b.Data})
-		case *mcp.ImageContent:
 			out.Images = append(out.Images, execlua.Image{MIMEType: b.MIMEType, Data: b.Data})
 		}
 	}

@@ -350,3 +350,52 @@ func TestInvalidServerName(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// TestListChangedDebounced: a burst of list changes is read once.
+func TestListChangedDebounced(t *testing.T) {
+	for _, tr := range transports[:2] {
+		t.Run(tr.name, func(t *testing.T) {
+			rec := newRecorder()
+			m, _ := connect(t, tr, rec)
+			drain(rec.changes)
+			if _, err := m.Call(context.Background(), "fx", "add_many", nil); err != nil {
+				t.Fatal(err)
+			}
+			changes := 0
+			deadline := time.After(10 * time.Second)
+			for !slices.Contains(toolNames(m.Tools()), "many5") {
+				select {
+				case <-rec.changes:
+					changes++
+				case <-deadline:
+					t.Fatalf("tools: %v", toolNames(m.Tools()))
+				}
+			}
+			if changes > 2 {
+				t.Errorf("five list changes were read %d times", changes)
+			}
+		})
+	}
+}
+
+// TestExitWhileIdle: a stdio server that exits between calls is marked
+// disconnected at once, its tools leave, and the report has its stderr.
+func TestExitWhileIdle(t *testing.T) {
+	rec := newRecorder()
+	m, _ := connect(t, transports[1], rec)
+	drain(rec.changes)
+	if out, err := m.Call(context.Background(), "fx", "exit_soon", nil); err != nil || out.Text[0] != "bye" {
+		t.Fatalf("exit_soon: %+v, %v", out, err)
+	}
+	r := <-rec.reports
+	for r.Tool != "" { // the tool left out at the start
+		r = <-rec.reports
+	}
+	<-rec.changes
+	if !strings.Contains(r.Err.Error(), "exit status 4") || !strings.Contains(r.Stderr, "leaving while idle") {
+		t.Errorf("report: %v", r)
+	}
+	if st := m.Status(); st[0].State != Disconnected || len(m.Tools()) != 0 {
+		t.Errorf("status %+v, %d tools", st, len(m.Tools()))
+	}
+}

@@ -121,8 +121,8 @@ func (e *FileError) Error() string {
 }
 func (e *FileError) Unwrap() error { return e.Err }
 
-// Parse decodes one settings file. An empty or all-blank file is an empty
-// layer.
+// Parse decodes one settings file, or an .mcp.json (whose mcpServers it
+// reads alike). An empty or all-blank file is an empty layer.
 func Parse(path string, data []byte) (File, error) {
 	var f File
 	if err := decode(path, data, &f); err != nil {
@@ -134,12 +134,6 @@ func Parse(path string, data []byte) (File, error) {
 		}
 	}
 	return f, nil
-}
-
-// ParseMCPConfig decodes an .mcp.json file: {"mcpServers": {...}}.
-func ParseMCPConfig(path string, data []byte) (map[string]ServerConfig, error) {
-	f, err := Parse(path, data)
-	return f.MCPServers, err
 }
 
 // readFile reads and parses path; a missing file is an empty layer.
