@@ -22,9 +22,9 @@ import (
 // flood of list_changed notifications.
 func faulty() *server.MCPServer {
 	s := server.NewMCPServer("faulty", "1.0.0", server.WithToolCapabilities(true))
-	s.AddTool(mcp.NewTool("huge", mcp.WithDescription("A 16 MiB text block.")),
+	s.AddTool(mcp.NewTool("huge", mcp.WithDescription("An 8 MiB text block.")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(strings.Repeat("x", 16<<20)), nil
+			return mcp.NewToolResultText(strings.Repeat("x", 8<<20)), nil
 		})
 	s.AddTool(mcp.NewTool("malformed", mcp.WithDescription("Structured content that is not JSON.")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -75,7 +75,7 @@ func TestMCPFaultsInBothModes(t *testing.T) {
 			}
 
 			res := run(context.Background(), `return #tools.mcp__faulty__huge()`, nil)
-			if res.IsError || res.Text != "16777216" {
+			if res.IsError || res.Text != "8388608" {
 				t.Errorf("huge: %.200s", res.Text)
 			}
 			res = run(context.Background(), `local r = tools.mcp__faulty__flood() return r .. " " .. tools.mcp__fx__text()`, nil)
