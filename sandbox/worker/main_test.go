@@ -96,7 +96,7 @@ func misbehaving(t *testing.T, mode string) *Pool {
 
 // funnel is a fake host: echo returns its arguments as structured
 // content, text returns its text, fail returns errFake, block waits for
-// the call's context, boom panics.
+// the call's context, boom panics, none and test_fail return nothing.
 var errFake = errors.New("the fake tool failed")
 
 func funnel() sandbox.FunnelFunc {
@@ -115,6 +115,8 @@ func funnel() sandbox.FunnelFunc {
 			return sandbox.Output{}, ctx.Err()
 		case "boom":
 			panic("the funnel broke")
+		case "none", "test_fail":
+			return sandbox.Output{}, nil
 		}
 		return sandbox.Output{}, fmt.Errorf("no tool %s", c.Name)
 	}
@@ -122,7 +124,7 @@ func funnel() sandbox.FunnelFunc {
 
 func request(code string) sandbox.Request {
 	var tools []sandbox.Tool
-	for _, name := range []string{"echo", "text", "fail", "block", "boom"} {
+	for _, name := range []string{"echo", "text", "fail", "block", "boom", "none", "test_fail"} {
 		tools = append(tools, sandbox.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)})
 	}
 	return sandbox.Request{

@@ -3,6 +3,9 @@ package worker
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +71,36 @@ func TestSameOutcomeAsInProcess(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The script corpus (testdata/lua/*.lua, with its assert helper) ends the
+// same way in a worker as in-process, call for call and line for line.
+func TestScriptCorpusSameInBothModes(t *testing.T) {
+	p := testPool(t, nil)
+	helper, err := os.ReadFile("../../testdata/lua/lib/assert.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prelude := strings.ReplaceAll(string(helper), "\n", " ")
+	files, _ := filepath.Glob("../../testdata/lua/*.lua")
+	if len(files) < 5 {
+		t.Fatalf("%d scripts", len(files))
+	}
+	opts := &sandbox.Options{MaxCalls: 1000}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := request(prelude + string(src))
+		want, got := sandbox.Run(context.Background(), req, opts), p.Run(context.Background(), req, opts)
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(sandbox.Outcome{}, "Timings", "Err"), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s (-in-process +worker):\n%s", file, diff)
+		}
+		if fmt.Sprint(want.Err) != fmt.Sprint(got.Err) {
+			t.Errorf("%s: err = %v, want %v", file, got.Err, want.Err)
+		}
 	}
 }
 
