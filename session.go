@@ -41,7 +41,7 @@ type Options struct {
 	Logger *slog.Logger
 	// Isolation says where scripts run: InProcess (the default) or
 	// Process, in worker processes of Workers (nil: a shared default
-	// pool). See isolation.go.
+	// pool). See Isolation and ServeWorker.
 	Isolation Isolation
 	Workers   *WorkerPool
 }
