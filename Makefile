@@ -1,7 +1,8 @@
 GO ?= go
-BENCH_PKGS ?= ./sandbox/ ./lua/ ./search/ ./pool/ ./render/ ./announce/ .
+BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./lua/ ./search/ ./pool/ ./render/ ./announce/ .
+FUZZTIME ?= 10s
 
-.PHONY: test bench demo fmt lint
+.PHONY: test bench fuzz demo fmt lint
 
 # vet + the race detector over every package: the one command CI runs.
 test:
@@ -10,6 +11,17 @@ test:
 
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
+
+# Every fuzz target of the module for FUZZTIME each (what CI runs). A
+# crasher is written to the package's testdata/fuzz/<target>/, where plain
+# go test replays it from then on: commit it as a regression input.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "$$target ($$pkg)"; \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
 
 demo:
 	$(GO) run ./cmd/execlua demo

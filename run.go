@@ -118,7 +118,7 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 			o.Progress(summary(calls))
 		}
 	}
-	out := sandbox.Run(ctx, sandbox.Request{
+	out := s.run(ctx, sandbox.Request{
 		Code:         in.Code,
 		Tools:        st.reach,
 		Funnel:       s.funnel,

@@ -39,6 +39,11 @@ type Options struct {
 	NoChannel bool
 	// Logger receives one record per failed run; nil discards them.
 	Logger *slog.Logger
+	// Isolation says where scripts run: InProcess (the default) or
+	// Process, in worker processes of Workers (nil: a shared default
+	// pool). See Isolation and ServeWorker.
+	Isolation Isolation
+	Workers   *WorkerPool
 }
 
 // Session is Exec for one conversation: it holds the registry and the
@@ -50,6 +55,7 @@ type Session struct {
 	guidance []pool.Guidance
 	exempt   []string
 	limits   sandbox.Options
+	run      runner
 	channel  bool
 	log      *slog.Logger
 
@@ -123,11 +129,16 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	run, err := o.runner()
+	if err != nil {
+		return nil, err
+	}
 	s := &Session{
 		funnel:   funnel,
 		guidance: slices.Clone(o.Guidance),
 		exempt:   exempt,
 		limits:   o.Limits,
+		run:      run,
 		channel:  !o.NoChannel,
 		log:      o.Logger,
 	}

@@ -17,6 +17,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if execlua.IsWorker() { // the worker processes of Process isolation
+		os.Exit(execlua.ServeWorker())
+	}
 	if fixture.Main() {
 		os.Exit(0)
 	}

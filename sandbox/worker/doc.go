@@ -1,0 +1,59 @@
+// Package worker runs a script the way sandbox.Run does, but in a child
+// process: the same binary, re-executed in a hidden mode, so that the run
+// has a memory cap of its own, can be killed outright, and cannot take the
+// host down. The driver, the conversion and the budget are package
+// sandbox's, unchanged: the worker calls sandbox.Run with a funnel and a
+// search that forward over its pipes, and the host answers them through
+// the real ones.
+//
+// A host binary serves as its own worker by calling, first thing in main,
+//
+//	if worker.IsWorker() {
+//		os.Exit(worker.Serve())
+//	}
+//
+// and runs scripts with a Pool, whose Run has sandbox.Run's signature:
+//
+//	p := worker.New(nil) // two idle workers, started in the background
+//	defer p.Close()
+//	out := p.Run(ctx, req, &sandbox.Options{Budget: time.Second})
+//
+// One run per process: a worker serves one script and is then ended, so
+// nothing of one run reaches the next; the pool keeps a few started
+// workers idle (each has made a throwaway run of its own, so that what a
+// first run builds once is ready) and starts another whenever one ends.
+// A worker inherits none of the host's environment.
+//
+// The protocol is length-prefixed frames on the worker's stdin and
+// stdout, version 1 (see the frame layout in protocol.go): JSON for the
+// rare frames, binary for the frequent ones. The worker says hello (its
+// version and pid; a host refuses another version); the host sends the run
+// (the script, the reachable set, the options); the worker sends each
+// nested call, each ToolSearch and each call made (for OnCall), and the
+// host answers calls and searches by id; the host may send cancel, and the
+// worker may abandon a call it no longer waits for; the worker ends with
+// the outcome, whose error is flattened to a kind, a message and its cause
+// and rebuilt on the host as the same typed errors and sentinels (a
+// funnel's own error comes back as the very error the funnel returned).
+//
+// Limits. In the worker, Go's memory limit is set just above the run's
+// MaxMemory, and gopher-lua's largest array index is lowered to
+// MaxMemory/16 (no longer sequence fits in the limit), so that a far index
+// makes a hash entry instead of filling gigabytes of array in one step. On
+// Linux the worker runs with PR_SET_NO_NEW_PRIVS, an address-space rlimit
+// (its mapping at the run's start plus MaxMemory plus 256 MiB; not under
+// the race detector) and a CPU rlimit behind the host's own kill. No
+// seccomp filter is installed: Go's runtime needs a wide,
+// version-dependent set of system calls, and a filter that missed one
+// would crash honest runs.
+//
+// The host kills a worker that runs past its budget (script time, as the
+// sandbox counts it) by more than the grace period, that does not end
+// within the grace period of a cancellation, or whose resident memory
+// passes MaxMemory plus 48 MiB; the outcome is then ErrBudgetExceeded,
+// ErrCanceled or ErrMemoryExceeded, as in-process (a worker the
+// address-space limit killed reads as the memory budget too). A worker
+// that dies otherwise is a WorkerError (matching sandbox.ErrCrashed),
+// naming how it ended and the start of its stderr; the next run gets a
+// fresh worker.
+package worker

@@ -1,0 +1,20 @@
+//go:build !linux
+
+package worker
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"github.com/execlua/execlua/sandbox"
+)
+
+// Outside Linux a worker sets no operating-system limits; the memory cap
+// rests on Go's memory limit and the sandbox's guard, the hard kill on the
+// host's timer.
+func restrictProcess() error                      { return nil }
+func limitProcess(uint64, *sandbox.Options) error { return nil }
+func residentMemory(int) (uint64, error)          { return 0, errors.ErrUnsupported }
+
+func stdio() (io.Reader, io.Writer) { return os.Stdin, os.Stdout }

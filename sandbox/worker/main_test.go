@@ -1,0 +1,139 @@
+package worker
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/execlua/execlua/internal/leaktest"
+	"github.com/execlua/execlua/sandbox"
+)
+
+// The test binary is its own worker. envTestMode makes it a misbehaving
+// one instead, for the host's side of failures no script can cause.
+const envTestMode = "WORKER_TEST_MODE"
+
+func TestMain(m *testing.M) {
+	if IsWorker() {
+		if mode := os.Getenv(envTestMode); mode != "" {
+			os.Exit(misbehave(mode))
+		}
+		os.Exit(Serve())
+	}
+	os.Exit(m.Run())
+}
+
+// misbehave is a worker that says hello (or not), takes its run and then
+// does what mode says.
+func misbehave(mode string) int {
+	c := newConn(os.Stdin, os.Stdout)
+	version := Version
+	if mode == "old" {
+		version = Version + 1
+	}
+	if mode == "silent" {
+		fmt.Fprintln(os.Stderr, "this binary does not serve as a worker")
+		return 3
+	}
+	_ = c.send(&message{Type: msgHello, Version: version, PID: os.Getpid()}, true)
+	m, err := c.receive()
+	if err != nil {
+		return 0
+	}
+	switch mode {
+	case "bigalloc": // one allocation far past the cap, under the run's limits
+		if err := limitRun(&m.Run.Options); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		b := make([]byte, 4<<30)
+		for i := range b {
+			b[i] = 1
+		}
+		return int(b[len(b)-1])
+	case "hang": // stuck in one step: ignores cancel and its budget
+		for {
+		}
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fatal error: something broke in the worker")
+		return 2
+	case "hog": // grows its resident memory without bound, as a step would
+		var keep [][]byte
+		for {
+			b := make([]byte, 1<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+		}
+	case "garbage":
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("not a frame\n")
+		w.Flush()
+		_, _ = c.receive() // until the host kills it
+	}
+	return 4
+}
+
+// testPool is a pool of the test binary for one test, closed (and checked
+// for leftovers) at its end.
+func testPool(t *testing.T, opts *Options) *Pool {
+	t.Helper()
+	t.Cleanup(leaktest.Check(t))
+	p := New(opts)
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// misbehaving is a pool whose workers act out mode.
+func misbehaving(t *testing.T, mode string) *Pool {
+	return testPool(t, &Options{Env: []string{envTestMode + "=" + mode}, Idle: 1})
+}
+
+// funnel is a fake host: echo returns its arguments as structured
+// content, text returns its text, fail returns errFake, block waits for
+// the call's context, boom panics, none and test_fail return nothing.
+var errFake = errors.New("the fake tool failed")
+
+func funnel() sandbox.FunnelFunc {
+	return func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
+		switch c.Name {
+		case "echo":
+			return sandbox.Output{Structured: c.Args}, nil
+		case "text":
+			var args struct{ Text string }
+			_ = json.Unmarshal(c.Args, &args)
+			return sandbox.Output{Text: []string{args.Text}, Images: []sandbox.Image{{MIMEType: "image/png", Data: "aGk="}}}, nil
+		case "fail":
+			return sandbox.Output{}, fmt.Errorf("%w: %s", errFake, c.Args)
+		case "block":
+			<-ctx.Done()
+			return sandbox.Output{}, ctx.Err()
+		case "boom":
+			panic("the funnel broke")
+		case "none", "test_fail":
+			return sandbox.Output{}, nil
+		}
+		return sandbox.Output{}, fmt.Errorf("no tool %s", c.Name)
+	}
+}
+
+func request(code string) sandbox.Request {
+	var tools []sandbox.Tool
+	for _, name := range []string{"echo", "text", "fail", "block", "boom", "none", "test_fail"} {
+		tools = append(tools, sandbox.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)})
+	}
+	return sandbox.Request{
+		Code:   code,
+		Tools:  tools,
+		Funnel: funnel(),
+		Search: func(args json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(fmt.Sprintf(`{"total":1,"query":%s}`, args)), nil
+		},
+		SearchSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`),
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !race
+
+package worker
+
+const (
+	raceEnabled      = false
+	raceMemoryFactor = 1
+	raceSlowdown     = 1
+)

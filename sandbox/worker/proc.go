@@ -1,0 +1,424 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/execlua/execlua/sandbox"
+)
+
+// WorkerError is a worker that failed outside its script: it could not
+// start, spoke another protocol, or died for a reason other than a limit
+// (a crash of the runtime, a signal from outside). It matches
+// sandbox.ErrCrashed, so the run reads as a crash.
+type WorkerError struct{ Detail string }
+
+func (e *WorkerError) Error() string { return "worker process: " + e.Detail }
+func (e *WorkerError) Unwrap() error { return sandbox.ErrCrashed }
+
+// startTimeout bounds how long a worker may take to say hello.
+const startTimeout = 10 * time.Second
+
+// memoryPoll is how often the host reads a running worker's resident set.
+const memoryPoll = 2 * time.Millisecond
+
+// Why the host killed a worker.
+const (
+	killNone int32 = iota
+	killBudget
+	killCanceled
+	killMemory
+	killFunnel // the funnel panicked; the error is in hostRun.crash
+	killEnd    // the run is over
+)
+
+// proc is one worker process as the host sees it.
+type proc struct {
+	cmd    *exec.Cmd
+	pid    int
+	c      *conn
+	in     *os.File // the worker's stdin, our end
+	out    *os.File // the worker's stdout, our end
+	stderr *headBuffer
+	base   uint64 // resident memory when it said hello
+
+	exited  chan struct{}
+	waitErr error
+	killed  atomic.Int32
+}
+
+// start launches a worker and waits for its hello.
+func start(path string, args, env []string) (*proc, error) {
+	path, err := executable(path)
+	if err != nil {
+		return nil, &WorkerError{Detail: fmt.Sprintf("cannot find the worker binary: %v", err)}
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, &WorkerError{Detail: err.Error()}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, &WorkerError{Detail: err.Error()}
+	}
+	w := &proc{in: inW, out: outR, stderr: &headBuffer{max: 4 << 10}, exited: make(chan struct{})}
+	w.cmd = exec.Command(path, args...)
+	w.cmd.Env = env
+	w.cmd.Stdin, w.cmd.Stdout, w.cmd.Stderr = inR, outW, w.stderr
+	err = w.cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, &WorkerError{Detail: fmt.Sprintf("cannot start %s: %v", path, err)}
+	}
+	w.pid = w.cmd.Process.Pid
+	go func() {
+		w.waitErr = w.cmd.Wait()
+		close(w.exited)
+	}()
+	w.c = newConn(outR, inW)
+
+	timer := time.AfterFunc(startTimeout, func() { w.kill(killEnd) })
+	hello, err := w.c.receive()
+	timer.Stop()
+	switch {
+	case err != nil:
+		w.end()
+		return nil, &WorkerError{Detail: fmt.Sprintf("%s did not start as a worker: %s", path, w.died(err))}
+	case hello.Type != msgHello || hello.Version != Version:
+		w.end()
+		return nil, &WorkerError{Detail: fmt.Sprintf("%s speaks worker protocol version %d (message %q); this host speaks %d", path, hello.Version, hello.Type, Version)}
+	}
+	w.base, _ = residentMemory(w.pid)
+	return w, nil
+}
+
+// alive reports whether the process has not exited.
+func (w *proc) alive() bool {
+	select {
+	case <-w.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// kill ends the process at once, remembering why (the first reason wins).
+func (w *proc) kill(why int32) {
+	w.killed.CompareAndSwap(killNone, why)
+	_ = w.cmd.Process.Kill()
+}
+
+// end kills the process if it still runs, waits for it and closes the
+// pipes.
+func (w *proc) end() {
+	w.kill(killEnd)
+	<-w.exited
+	w.in.Close()
+	w.out.Close()
+}
+
+// died describes a worker, already killed, whose frames stopped: the
+// frame that broke the protocol, or how the process ended and the start
+// of what it wrote to stderr.
+func (w *proc) died(readErr error) string {
+	<-w.exited
+	if !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrUnexpectedEOF) {
+		return fmt.Sprintf("it broke the protocol (%v)", readErr)
+	}
+	detail := fmt.Sprint(w.waitErr)
+	if w.waitErr == nil {
+		detail = "it exited"
+	}
+	if s := strings.TrimSpace(w.stderr.String()); s != "" {
+		detail += ": " + s
+	}
+	return detail
+}
+
+// hostRun is the host's side of one run in a worker.
+type hostRun struct {
+	w      *proc
+	req    sandbox.Request
+	ctx    context.Context
+	budget time.Duration
+
+	mu       sync.Mutex
+	inFlight map[int]context.CancelFunc
+	callErrs map[int]error
+	clock    *watchdog
+	waited   time.Duration
+	waitFrom time.Time
+	calls    []string
+	crash    error // the funnel's panic
+	canceled sync.Once
+}
+
+// cancel tells the worker that the caller cancelled the run, once. It
+// goes out before any answer sent after the cancellation, so that the
+// worker sees a call cut short by it as the cancellation, as in-process.
+func (r *hostRun) cancel() {
+	r.canceled.Do(func() { _ = r.w.c.send(&message{Type: msgCancel}, true) })
+}
+
+// run sends the script to the worker and serves its calls until the
+// outcome arrives or the worker dies.
+func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Options, grace time.Duration) sandbox.Outcome {
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = sandbox.DefaultBudget
+	}
+	limit := opts.MaxMemory
+	if limit <= 0 {
+		limit = sandbox.DefaultMaxMemory
+	}
+	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]context.CancelFunc{}, callErrs: map[int]error{}}
+	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
+		Code: req.Code, Tools: req.Tools, SearchSchema: req.SearchSchema,
+		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
+	}}, true)
+	if err != nil {
+		return r.failed(limit, err)
+	}
+	r.clock = newWatchdog(budget+grace, func() { w.kill(killBudget) })
+	defer r.clock.stop()
+	killLate := time.AfterFunc(grace, func() { w.kill(killCanceled) })
+	killLate.Stop()
+	defer killLate.Stop()
+	stopCancel := context.AfterFunc(ctx, func() {
+		r.cancel()
+		killLate.Reset(grace)
+	})
+	defer stopCancel()
+	stopMemory := w.watchMemory(uint64(limit))
+	defer stopMemory()
+	defer r.abandonAll()
+
+	for {
+		m, err := w.c.receive()
+		if err != nil {
+			return r.failed(limit, err)
+		}
+		switch m.Type {
+		case msgCalled:
+			r.calls = append(r.calls, m.Name)
+			if req.OnCall != nil {
+				req.OnCall(m.Name)
+			}
+		case msgCall:
+			r.startCall(m)
+		case msgSearch:
+			r.search(m)
+		case msgAbandon:
+			r.abandon(m.ID)
+		case msgOutcome:
+			if m.Outcome == nil {
+				return r.failed(limit, errors.New("an outcome frame without an outcome"))
+			}
+			return m.Outcome.decode(ctx, r.hostErr)
+		default:
+			return r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type))
+		}
+	}
+}
+
+// failed is the outcome of a run whose worker stopped answering: killed by
+// this host for a limit or a cancellation, or dead of something else.
+func (r *hostRun) failed(limit int, readErr error) sandbox.Outcome {
+	r.w.kill(killEnd)
+	detail := r.w.died(readErr)
+	out := sandbox.Outcome{Calls: r.calls}
+	r.mu.Lock()
+	out.Timings.ToolWait = r.waited
+	r.mu.Unlock()
+	if r.clock != nil {
+		out.Timings.Script = r.clock.elapsed()
+	}
+	switch r.w.killed.Load() {
+	case killBudget:
+		out.Err = &sandbox.BudgetError{Budget: r.budget}
+	case killCanceled:
+		out.Err = canceled(r.ctx)
+	case killMemory:
+		out.Err = &sandbox.MemoryError{Limit: limit}
+	case killFunnel:
+		r.mu.Lock()
+		out.Err = r.crash
+		r.mu.Unlock()
+	default:
+		if outOfMemory(r.w.stderr.String()) {
+			out.Err = &sandbox.MemoryError{Limit: limit}
+		} else {
+			out.Err = &WorkerError{Detail: "the worker failed during the run: " + detail}
+		}
+	}
+	return out
+}
+
+// outOfMemory reports whether a worker's stderr says the Go runtime failed
+// to get memory: the address-space limit refused an allocation.
+func outOfMemory(stderr string) bool {
+	return strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory")
+}
+
+// watchMemory kills the worker once its resident memory grows past limit
+// plus the headroom; it returns the function that stops watching.
+func (w *proc) watchMemory(limit uint64) func() {
+	if _, err := residentMemory(w.pid); err != nil {
+		return func() {}
+	}
+	threshold := w.base + raceMemoryFactor*(limit+killHeadroom)
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(memoryPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if rss, err := residentMemory(w.pid); err == nil && rss > threshold {
+					w.kill(killMemory)
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// startCall performs a nested call on its own goroutine, so that the
+// calls of one tools.parallel run concurrently, with the budget's
+// watchdog stopped while any call is in flight.
+func (r *hostRun) startCall(m *message) {
+	ctx, cancel := context.WithCancel(r.ctx)
+	r.mu.Lock()
+	if len(r.inFlight) == 0 {
+		r.clock.pause()
+		r.waitFrom = time.Now()
+	}
+	r.inFlight[m.ID] = cancel
+	r.mu.Unlock()
+	go func() {
+		defer cancel()
+		out, err := r.call(ctx, sandbox.Call{Name: m.Name, Args: m.Args})
+		r.mu.Lock()
+		delete(r.inFlight, m.ID)
+		if len(r.inFlight) == 0 {
+			r.waited += time.Since(r.waitFrom)
+			r.clock.resume()
+		}
+		r.mu.Unlock()
+		r.answer(m.ID, out, err)
+	}()
+}
+
+// call is the funnel's call; a panic there ends the run as a crash, as it
+// does in-process.
+func (r *hostRun) call(ctx context.Context, call sandbox.Call) (out sandbox.Output, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.mu.Lock()
+			r.crash = fmt.Errorf("%w: the funnel panicked on %s: %v", sandbox.ErrCrashed, call.Name, v)
+			r.mu.Unlock()
+			r.w.kill(killFunnel)
+			err = sandbox.ErrCrashed
+		}
+	}()
+	if r.req.Funnel == nil {
+		return sandbox.Output{}, sandbox.ErrNoFunnel
+	}
+	return r.req.Funnel.Call(ctx, call)
+}
+
+// search answers a ToolSearch on the reading goroutine: it is quick and
+// the script waits for it.
+func (r *hostRun) search(m *message) {
+	if r.req.Search == nil {
+		r.answer(m.ID, sandbox.Output{}, fmt.Errorf("tools.%s is not available in this session", sandbox.SearchName))
+		return
+	}
+	res, err := r.req.Search(m.Args)
+	r.answer(m.ID, sandbox.Output{Structured: res}, err)
+}
+
+// answer sends a call's result; an error is kept here, by call id, so that
+// the run's error can unwrap to it.
+func (r *hostRun) answer(id int, out sandbox.Output, err error) {
+	if r.ctx.Err() != nil {
+		r.cancel()
+	}
+	m := &message{Type: msgResult, ID: id}
+	if err != nil {
+		r.mu.Lock()
+		r.callErrs[id] = err
+		r.mu.Unlock()
+		m.Failed, m.Name = true, err.Error()
+	} else {
+		m.Out = out
+	}
+	if err := r.w.c.send(m, true); errors.Is(err, errFrameTooLarge) {
+		m = &message{Type: msgResult, ID: id, Failed: true, Name: "the tool's output is too large to pass to the script (" + err.Error() + ")"}
+		_ = r.w.c.send(m, true)
+	}
+	// A broken pipe shows up in the reading loop.
+}
+
+func (r *hostRun) hostErr(id int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.callErrs[id]
+}
+
+// abandon cancels a call the script no longer waits for.
+func (r *hostRun) abandon(id int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cancel := r.inFlight[id]; cancel != nil {
+		cancel()
+	}
+}
+
+// abandonAll cancels the calls still in flight when the run ends.
+func (r *hostRun) abandonAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, cancel := range r.inFlight {
+		cancel()
+	}
+}
+
+// headBuffer keeps the first max bytes written to it: a Go runtime's
+// fatal error and the top of its stack.
+type headBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if room := h.max - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (h *headBuffer) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return string(h.b)
+}
