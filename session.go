@@ -60,7 +60,7 @@ type state struct {
 	settings Settings
 	asm      *pool.Assembly
 	names    []string             // the pool's names, for the announcement
-	reach    []sandbox.Tool       // the pool, as the sandbox's reachable set
+	reach    *sandbox.Toolset     // the pool, as the sandbox's reachable set
 	index    func() *search.Index // built at a run's first ToolSearch
 }
 
@@ -74,12 +74,13 @@ func newState(tools []pool.Tool, settings Settings) (*state, error) {
 		settings: settings,
 		asm:      asm,
 		names:    asm.PoolNames(),
-		reach:    make([]sandbox.Tool, len(asm.Pool)),
 		index:    sync.OnceValue(func() *search.Index { return search.NewIndex(asm.Pool) }),
 	}
+	reach := make([]sandbox.Tool, len(asm.Pool))
 	for i, t := range asm.Pool {
-		st.reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
+		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
+	st.reach = sandbox.NewToolset(reach)
 	return st, nil
 }
 

@@ -21,8 +21,7 @@ type pending struct {
 }
 
 func (r *run) known(name string) bool {
-	_, ok := r.tools[name]
-	return ok
+	return r.req.Tools.lookup(name) != nil
 }
 
 // submit converts a call's arguments and records the call. A name outside
@@ -30,15 +29,13 @@ func (r *run) known(name string) bool {
 // here, before anything reaches the host, and are not calls: they are not
 // recorded and do not count. Everything else counts, refused or not.
 func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error) {
-	tool, known := r.tools[name]
-	if !known && name != SearchName {
-		return 0, r.refuse(&UnknownToolError{Name: name})
+	var tool *toolEntry // nil for ToolSearch
+	if name != SearchName {
+		if tool = r.req.Tools.lookup(name); tool == nil {
+			return 0, r.refuse(&UnknownToolError{Name: name})
+		}
 	}
-	schemaJSON := tool.InputSchema
-	if name == SearchName {
-		schemaJSON = r.req.SearchSchema
-	}
-	encoded, err := r.encodeArgs(L, name, schemaJSON, args)
+	encoded, err := r.encodeArgs(L, name, tool, args)
 	if err != nil {
 		return 0, r.refuse(err)
 	}
@@ -71,7 +68,7 @@ func (r *run) refuse(err error) error {
 	return err
 }
 
-func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args glua.LValue) ([]byte, error) {
+func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua.LValue) ([]byte, error) {
 	switch args.(type) {
 	case *glua.LNilType:
 		return []byte("{}"), nil
@@ -79,11 +76,14 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 	default:
 		return nil, fmt.Errorf("tools.%s expects one table of arguments (or nothing), got a %s", name, args.Type())
 	}
-	schema, ok := r.schemas[name]
-	if !ok {
-		// A schema that does not parse only loses the empty-array rule.
-		schema, _ = lua.ParseSchema(schemaJSON)
-		r.schemas[name] = schema
+	var schema *lua.Schema
+	if tool != nil {
+		schema = tool.schema()
+	} else {
+		if r.searchSchema == nil {
+			r.searchSchema, _ = lua.ParseSchema(r.req.SearchSchema)
+		}
+		schema = r.searchSchema
 	}
 	return lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 }

@@ -143,7 +143,7 @@ func benchNestedCall(funnel Funnel) func(*testing.B) {
 	return func(b *testing.B) {
 		req := Request{
 			Code:   fmt.Sprintf(`for i = 1, %d do tools.x{ i = i } end`, b.N),
-			Tools:  []Tool{{Name: "x"}},
+			Tools:  NewToolset([]Tool{{Name: "x"}}),
 			Funnel: funnel,
 		}
 		b.ResetTimer()
@@ -246,7 +246,7 @@ func coldRun(n int) func() error {
 	for i := range tools {
 		tools[i] = Tool{Name: fmt.Sprintf("mcp__server%02d__tool_%d", i%20, i), InputSchema: json.RawMessage(`{"type":"object"}`)}
 	}
-	req := Request{Code: `return 1`, Tools: tools}
+	req := Request{Code: `return 1`, Tools: NewToolset(tools)}
 	return func() error { return Run(context.Background(), req, nil).Err }
 }
 

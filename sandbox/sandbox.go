@@ -69,8 +69,9 @@ const SearchName = "ToolSearch"
 // Request is one script and what it may reach.
 type Request struct {
 	Code string
-	// Tools is the reachable set: the pool as it is at this run.
-	Tools []Tool
+	// Tools is the reachable set: the pool as it is at this run, prepared
+	// once for all the runs that reach it (nil: no tools).
+	Tools *Toolset
 	// Funnel performs the calls; nil makes every call fail with
 	// ErrNoFunnel (a run that only computes).
 	Funnel Funnel
@@ -126,16 +127,16 @@ type Timings struct {
 
 // run is the state of one Run.
 type run struct {
-	opts    Options
-	req     Request
-	st      *lua.State
-	script  *lua.Script
-	ctx     context.Context // the caller's
-	budget  context.Context // cancelled when the run must stop
-	stop    context.CancelCauseFunc
-	clock   *clock
-	tools   map[string]Tool
-	schemas map[string]*lua.Schema
+	opts   Options
+	req    Request
+	st     *lua.State
+	script *lua.Script
+	ctx    context.Context // the caller's
+	budget context.Context // cancelled when the run must stop
+	stop   context.CancelCauseFunc
+	clock  *clock
+	// searchSchema is ToolSearch's input schema, parsed at its first call.
+	searchSchema *lua.Schema
 
 	pending  map[int]*pending
 	nextID   int
@@ -176,12 +177,6 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	if req.Funnel == nil {
 		r.req.Funnel = FunnelFunc(func(context.Context, Call) (Output, error) { return Output{}, ErrNoFunnel })
 	}
-	r.tools = make(map[string]Tool, len(req.Tools))
-	for _, t := range req.Tools {
-		r.tools[t.Name] = t
-	}
-	r.schemas = map[string]*lua.Schema{}
-
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
 	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
