@@ -81,6 +81,9 @@ type State struct {
 	// toolGuard and setMain are functions of the prelude the Go side calls.
 	toolGuard glua.LValue
 	setMain   glua.LValue
+	// host carries out the tool calls (InstallPrelude).
+	host      Host
+	answerBuf [2]glua.LValue
 	// next is the base library's next, kept for pairs in case the script
 	// replaces the global.
 	next glua.LValue
@@ -117,9 +120,6 @@ func New(opts *Options) *State {
 
 // Close releases the state.
 func (s *State) Close() { s.L.Close() }
-
-// Mark is the table that starts a yield carrying tool calls.
-func (s *State) Mark() *glua.LTable { return s.mark }
 
 // YieldError is the value to resume a top-level script yield with.
 func (s *State) YieldError() *glua.LTable { return s.yieldErr }

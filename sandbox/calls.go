@@ -95,12 +95,13 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 // when the run is stopped (the caller cancelled, a crash) or the cap is
 // reached; the VM then fails at its next instruction.
 func (r *run) perform(ids []int) {
-	var todo []*pending
+	todo := r.todo[:0]
 	for _, id := range ids {
 		if p := r.pending[id]; p != nil && !p.done {
 			todo = append(todo, p)
 		}
 	}
+	r.todo = todo
 	if len(todo) == 0 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,14 +13,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	glua "github.com/yuin/gopher-lua"
 )
 
-// BenchmarkFloors puts execlua beside the floors it is measured against,
-// in one run, and reports each execlua figure as a ratio to its floor
-// ("x-..." units). The machine is shared and noisy; the ratios, measured
-// side by side, are what reproduces. Run it with `make bench`.
+// BenchmarkFloors puts execlua beside the floors it is measured against
+// and reports each execlua figure as a ratio to its floor ("x-..." units:
+// execlua's time over the floor's, or for "x-faster" the gain in
+// throughput). The machine is shared and noisy, so each ratio is measured
+// in alternating chunks of the same sub-benchmark: the floor's chunks are
+// left out of ns/op, B/op and allocs/op, which are execlua's own. Run it
+// with `make bench`.
 //
 // The floors: a bare gopher-lua coroutine yielding from a Go function, a
 // fresh table each way; a bare gopher-lua state opened with the same
@@ -27,104 +32,173 @@ import (
 // (when node is on the PATH); encoding/json decoding plus building the
 // Lua table.
 func BenchmarkFloors(b *testing.B) {
-	f := floors{}
 	result2K, err := os.ReadFile(filepath.Join("..", "testdata", "bench", "result_2k.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
+	node := startNode(b)
+	nodeSmall, node2K := node.roundTrips("-"), node.roundTrips(filepath.Join("..", "testdata", "bench", "result_2k.json"))
+	// A floor that cannot run here (no node) is left out of the ratios.
+	withNode := func(unit string, o op, rest ...floor) []floor {
+		if node == nil {
+			return rest
+		}
+		return append([]floor{{unit: unit, op: o}}, rest...)
+	}
 
-	b.Run("call-small/bare-yield", f.measure(benchBareYield))
-	b.Run("call-small/node", f.node("-"))
-	b.Run("call-small/execlua", f.measure(benchNestedCall(echoArgs), "x-bare-yield", "call-small/bare-yield", "x-node", "call-small/node"))
+	bareYield := timed(benchBareYield)
+	b.Run("call-small/bare-yield", solo(bareYield))
+	b.Run("call-small/node", solo(nodeSmall))
+	b.Run("call-small/execlua", compare(timed(nestedCalls(echoArgs)), withNode("x-node", nodeSmall,
+		floor{unit: "x-bare-yield", op: bareYield})...))
 
-	b.Run("call-2KB/node", f.node(filepath.Join("..", "testdata", "bench", "result_2k.json")))
-	b.Run("call-2KB/json+table", f.measure(benchJSONTable(result2K)))
-	b.Run("call-2KB/execlua", f.measure(benchNestedCall(answer(Output{Structured: result2K})),
-		"x-node", "call-2KB/node", "x-json+table", "call-2KB/json+table"))
+	jsonTable := timed(benchJSONTable(result2K))
+	b.Run("call-2KB/node", solo(node2K))
+	b.Run("call-2KB/json+table", solo(jsonTable))
+	b.Run("call-2KB/execlua", compare(timed(nestedCalls(answer(Output{Structured: result2K}))), withNode("x-node", node2K,
+		floor{unit: "x-json+table", op: jsonTable})...))
 
-	b.Run("cold/bare", f.measure(inParallel(1, bareCold)))
-	b.Run("cold/execlua", f.measure(inParallel(1, coldRun(100)), "x-bare", "cold/bare"))
+	bare, cold := timed(repeat(bareCold)), timed(repeat(coldRun(100)))
+	b.Run("cold/bare", solo(bare))
+	b.Run("cold/execlua", compare(cold, floor{unit: "x-bare", op: bare}))
 
-	b.Run("pool/100", f.measure(inParallel(1, coldRun(100))))
-	b.Run("pool/10000", f.measure(inParallel(1, coldRun(10000)), "x-100", "pool/100"))
+	b.Run("pool/10000", compare(timed(repeat(coldRun(10000))), floor{unit: "x-100", op: cold}))
 
-	// Two goroutines against one, on 2 cores: "x-faster" is the gain in
-	// throughput, to compare between bare gopher-lua and execlua.
-	b.Run("scale/bare-1", f.measure(inParallel(1, bareCold)))
-	b.Run("scale/bare-2", f.measure(inParallel(2, bareCold), "x-faster", "scale/bare-1"))
-	b.Run("scale/execlua-1", f.measure(inParallel(1, coldRun(100))))
-	b.Run("scale/execlua-2", f.measure(inParallel(2, coldRun(100)), "x-faster", "scale/execlua-1"))
+	// Two goroutines against one, on 2 cores: the gain in throughput, to
+	// compare between bare gopher-lua and execlua.
+	b.Run("scale/bare", compare(timed(inParallel(2, bareCold)), floor{unit: "x-faster", op: bare, faster: true}))
+	b.Run("scale/execlua", compare(timed(inParallel(2, coldRun(100))), floor{unit: "x-faster", op: cold, faster: true}))
 }
 
-// floors keeps each sub-benchmark's ns/op (its last, longest run) so that
-// later ones can report ratios to it.
-type floors map[string]float64
+// op performs n operations and says how long they took.
+type op func(n int) (time.Duration, error)
 
-// measure runs bench and records its ns/op; each pair of ratios names a
-// unit and a floor: the unit reports floor/this for "x-faster", this/floor
-// otherwise.
-func (f floors) measure(bench func(*testing.B), ratios ...string) func(*testing.B) {
+func timed(f func(n int) error) op {
+	return func(n int) (time.Duration, error) {
+		start := time.Now()
+		err := f(n)
+		return time.Since(start), err
+	}
+}
+
+// floor is what a sub-benchmark is compared with, reported under unit.
+type floor struct {
+	unit   string
+	op     op
+	faster bool // report floor/subject: a gain
+}
+
+// solo measures a floor on its own, for its absolute figure.
+func solo(o op) func(*testing.B) {
 	return func(b *testing.B) {
-		bench(b)
-		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-		f[strings.TrimPrefix(b.Name(), "BenchmarkFloors/")] = ns
-		for i := 0; i+1 < len(ratios); i += 2 {
-			floor, ok := f[ratios[i+1]]
-			if !ok {
-				continue // the floor was filtered out or skipped
+		if o == nil {
+			b.Skip("node is not on the PATH: no Node worker floor in this run")
+		}
+		d, err := o(b.N)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "ns/op")
+	}
+}
+
+// compare measures subject and its floors in alternating chunks, so that
+// the machine's load drifts over all of them alike.
+func compare(subject op, floors ...floor) func(*testing.B) {
+	const chunks = 8
+	return func(b *testing.B) {
+		var mine time.Duration
+		theirs := make([]time.Duration, len(floors))
+		for c := range min(chunks, b.N) {
+			n := b.N / min(chunks, b.N)
+			if c == 0 {
+				n += b.N % min(chunks, b.N)
 			}
-			if ratios[i] == "x-faster" {
-				b.ReportMetric(floor/ns, ratios[i])
+			b.StopTimer()
+			for i, f := range floors {
+				d, err := f.op(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				theirs[i] += d
+			}
+			b.StartTimer()
+			d, err := subject(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			mine += d
+		}
+		for i, f := range floors {
+			if f.faster {
+				b.ReportMetric(float64(theirs[i])/float64(mine), f.unit)
 			} else {
-				b.ReportMetric(ns/floor, ratios[i])
+				b.ReportMetric(float64(mine)/float64(theirs[i]), f.unit)
 			}
 		}
 	}
 }
 
-// node measures a Node worker round trip of payload ("-": the small
-// arguments echoed; else a JSON file sent back as the result), timed by
-// node itself so that process start and pipes are left out.
-func (f floors) node(payload string) func(*testing.B) {
-	return func(b *testing.B) {
-		bin, err := exec.LookPath("node")
+// nodeWorker is a node process running testdata/bench/worker_roundtrip.js.
+type nodeWorker struct {
+	stdin io.Writer
+	lines *bufio.Scanner
+}
+
+// startNode starts the Node worker for the whole benchmark, or returns nil
+// when node is not on the PATH.
+func startNode(b *testing.B) *nodeWorker {
+	bin, err := exec.LookPath("node")
+	if err != nil {
+		return nil
+	}
+	cmd := exec.Command(bin, filepath.Join("..", "testdata", "bench", "worker_roundtrip.js"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stdin.Close()
+		cmd.Wait()
+	})
+	return &nodeWorker{stdin: stdin, lines: bufio.NewScanner(stdout)}
+}
+
+// roundTrips is n round trips of payload ("-": the small arguments echoed;
+// else a JSON file sent back as the result), timed by node itself so that
+// the pipes are left out. The first use warms node's JIT up, as a
+// long-lived host would have it.
+func (w *nodeWorker) roundTrips(payload string) op {
+	if w == nil {
+		return nil
+	}
+	warm := false
+	run := func(n int) (time.Duration, error) {
+		fmt.Fprintf(w.stdin, "%s %d\n", payload, n)
+		if !w.lines.Scan() {
+			return 0, fmt.Errorf("node answered nothing: %v", w.lines.Err())
+		}
+		ns, err := strconv.ParseInt(strings.TrimSpace(w.lines.Text()), 10, 64)
 		if err != nil {
-			b.Skip("node is not on the PATH: no Node worker floor in this run")
+			return 0, fmt.Errorf("node answered %q", w.lines.Text())
 		}
-		cmd := exec.Command(bin, filepath.Join("..", "testdata", "bench", "worker_roundtrip.js"))
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		defer func() {
-			stdin.Close()
-			cmd.Wait()
-		}()
-		lines := bufio.NewScanner(stdout)
-		roundTrips := func(n int) float64 {
-			fmt.Fprintf(stdin, "%s %d\n", payload, n)
-			if !lines.Scan() {
-				b.Fatalf("node answered nothing: %v", lines.Err())
+		return time.Duration(ns), nil
+	}
+	return func(n int) (time.Duration, error) {
+		if !warm {
+			warm = true
+			if _, err := run(2000); err != nil {
+				return 0, err
 			}
-			ns, err := strconv.ParseFloat(strings.TrimSpace(lines.Text()), 64)
-			if err != nil {
-				b.Fatalf("node answered %q", lines.Text())
-			}
-			return ns
 		}
-		roundTrips(1000) // warm the JIT up, as a long-lived host would be
-		b.ResetTimer()
-		perOp := roundTrips(b.N) / float64(b.N)
-		b.ReportMetric(perOp, "ns/op")
-		name := strings.TrimPrefix(b.Name(), "BenchmarkFloors/")
-		f[name] = perOp
+		return run(n)
 	}
 }
 
@@ -137,60 +211,55 @@ func answer(out Output) Funnel {
 	return FunnelFunc(func(context.Context, Call) (Output, error) { return out, nil })
 }
 
-// benchNestedCall makes b.N nested calls in one run, so that the run's
-// own cost is spread thin: ns/op is one call.
-func benchNestedCall(funnel Funnel) func(*testing.B) {
-	return func(b *testing.B) {
-		req := Request{
-			Code:   fmt.Sprintf(`for i = 1, %d do tools.x{ i = i } end`, b.N),
-			Tools:  NewToolset([]Tool{{Name: "x"}}),
-			Funnel: funnel,
-		}
-		b.ResetTimer()
-		if out := Run(context.Background(), req, &Options{MaxCalls: b.N}); out.Err != nil {
-			b.Fatal(out.Err)
-		}
+// nestedCalls makes n nested calls in one run, so that the run's own cost
+// is spread thin: each operation is one call.
+func nestedCalls(funnel Funnel) func(n int) error {
+	tools := NewToolset([]Tool{{Name: "x"}})
+	return func(n int) error {
+		req := Request{Code: fmt.Sprintf(`for i = 1, %d do tools.x{ i = i } end`, n), Tools: tools, Funnel: funnel}
+		return Run(context.Background(), req, &Options{MaxCalls: n}).Err
 	}
 }
 
 // benchBareYield is the floor of a nested call: a Lua loop calls a Go
 // function with a fresh table, the Go function yields it to the resumer,
 // which reads it and resumes with a fresh table.
-func benchBareYield(b *testing.B) {
+func benchBareYield(n int) error {
 	L := glua.NewState()
 	defer L.Close()
 	call := L.NewFunction(func(L *glua.LState) int { return L.Yield(L.Get(1)) })
 	script, err := L.LoadString(`local call = ... local i = 0 while true do i = i + 1 call{ i = i } end`)
 	if err != nil {
-		b.Fatal(err)
+		return err
 	}
 	co, _ := L.NewThread()
 	state, err, values := L.Resume(co, script, call)
-	b.ResetTimer()
-	for range b.N {
+	for range n {
 		if state != glua.ResumeYield || err != nil {
-			b.Fatal(state, err)
+			return fmt.Errorf("the loop ended: %v", err)
 		}
 		fresh := L.CreateTable(0, 1)
 		fresh.RawSetString("i", values[0].(*glua.LTable).RawGetString("i"))
 		state, err, values = L.Resume(co, nil, fresh)
 	}
+	return nil
 }
 
 // benchJSONTable is what a host pays without execlua's own decoder:
 // encoding/json into Go values, then a Lua table built from them.
-func benchJSONTable(raw []byte) func(*testing.B) {
-	return func(b *testing.B) {
+func benchJSONTable(raw []byte) func(n int) error {
+	return func(n int) error {
 		L := glua.NewState()
 		defer L.Close()
-		for range b.N {
+		for range n {
 			var v any
 			if err := json.Unmarshal(raw, &v); err != nil {
-				b.Fatal(err)
+				return err
 			}
 			L.Push(goToLua(L, v))
 			L.Pop(1)
 		}
+		return nil
 	}
 }
 
@@ -250,30 +319,37 @@ func coldRun(n int) func() error {
 	return func() error { return Run(context.Background(), req, nil).Err }
 }
 
-// inParallel runs op b.N times over g goroutines: ns/op is then the
-// inverse of throughput.
-func inParallel(g int, op func() error) func(*testing.B) {
-	return func(b *testing.B) {
+// repeat runs op n times.
+func repeat(op func() error) func(n int) error {
+	return func(n int) error {
+		for range n {
+			if err := op(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// inParallel runs op n times over g goroutines.
+func inParallel(g int, op func() error) func(n int) error {
+	return func(n int) error {
 		errs := make(chan error, g)
 		var wg sync.WaitGroup
 		for i := range g {
-			share := b.N / g
-			if i < b.N%g {
+			share := n / g
+			if i < n%g {
 				share++
 			}
-			wg.Go(func() {
-				for range share {
-					if err := op(); err != nil {
-						errs <- err
-						return
-					}
-				}
-			})
+			wg.Go(func() { errs <- repeat(op)(share) })
 		}
 		wg.Wait()
 		close(errs)
-		if err := <-errs; err != nil {
-			b.Fatal(err)
+		for err := range errs {
+			if err != nil {
+				return err
+			}
 		}
+		return nil
 	}
 }

@@ -140,6 +140,8 @@ type run struct {
 
 	pending  map[int]*pending
 	nextID   int
+	ids      []int      // of the last yield, reused
+	todo     []*pending // of the last perform, reused
 	calls    []string
 	callErrs []error
 	waited   time.Duration
@@ -181,7 +183,7 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	defer r.stop(nil)
 	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
 	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
-	defer r.clock.pause()
+	defer r.clock.halt()
 
 	r.st = lua.New(&lua.Options{
 		MaxStringBytes: r.opts.MaxStringBytes,
@@ -228,12 +230,13 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 			return r.scriptError(err)
 		}
 		args = nil
-		if len(values) > 0 && values[0] == r.st.Mark() {
-			ids := make([]int, 0, len(values)-1)
-			for _, v := range values[1:] {
-				ids = append(ids, int(glua.LVAsNumber(v)))
-			}
+		ids, direct, calls := r.st.ToolYield(values, r.ids[:0])
+		if calls {
+			r.ids = ids
 			r.perform(ids)
+			if direct {
+				args = r.st.Answer(ids[0])
+			}
 			continue
 		}
 		// The script yielded from its main chunk, which C Lua refuses; the
