@@ -236,32 +236,6 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-// fromGo is the reference FromJSON is checked against: encoding/json's
-// own decoding, converted.
-func fromGo(L *glua.LState, v any) glua.LValue {
-	switch v := v.(type) {
-	case bool:
-		return glua.LBool(v)
-	case float64:
-		return glua.LNumber(v)
-	case string:
-		return glua.LString(v)
-	case []any:
-		t := L.NewTable()
-		for i, item := range v {
-			t.RawSetInt(i+1, fromGo(L, item))
-		}
-		return t
-	case map[string]any:
-		t := L.NewTable()
-		for k, item := range v {
-			t.RawSetString(k, fromGo(L, item))
-		}
-		return t
-	}
-	return glua.LNil
-}
-
 // FuzzFromJSON: the direct decoder accepts exactly what encoding/json
 // accepts and builds the same value.
 func FuzzFromJSON(f *testing.F) {

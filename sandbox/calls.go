@@ -182,6 +182,12 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 		return glua.LNil, r.refuse(p.err)
 	}
 	switch {
+	case p.out.Decoded != nil:
+		v, err := lua.FromGo(L, p.out.Decoded)
+		if err != nil {
+			return glua.LNil, fmt.Errorf("%s: %w", p.call.Name, err)
+		}
+		return v, nil
 	case len(p.out.Structured) > 0:
 		v, err := lua.FromJSON(L, p.out.Structured)
 		if err != nil {

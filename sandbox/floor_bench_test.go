@@ -57,6 +57,12 @@ func BenchmarkFloors(b *testing.B) {
 	b.Run("call-2KB/json+table", solo(jsonTable))
 	b.Run("call-2KB/execlua", compare(timed(nestedCalls(answer(Output{Structured: result2K}))), withNode("x-node", node2K,
 		floor{unit: "x-json+table", op: jsonTable})...))
+	var decoded any
+	if err := json.Unmarshal(result2K, &decoded); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("call-2KB/execlua-decoded", compare(timed(nestedCalls(answer(Output{Decoded: decoded}))), withNode("x-node", node2K,
+		floor{unit: "x-json+table", op: jsonTable})...))
 
 	bare, cold := timed(repeat(bareCold)), timed(repeat(coldRun(100)))
 	b.Run("cold/bare", solo(bare))

@@ -26,6 +26,14 @@ type Call struct {
 type Output struct {
 	// Structured is the tool's structuredContent; nil when it sent none.
 	Structured json.RawMessage
+	// Decoded is the structuredContent already decoded into Go values, as
+	// encoding/json decodes into an any (map[string]any, []any, float64,
+	// string, bool, nil; json.Number and Go's integer types are numbers
+	// too). When not nil it is used instead of Structured and converted to
+	// Lua without being encoded again: a host whose MCP client hands the
+	// content decoded saves a round trip through JSON. The script gets the
+	// same value either way.
+	Decoded any
 	// Text holds the tool's text blocks, in order.
 	Text   []string
 	Images []Image
