@@ -24,7 +24,7 @@ var preludeProto = sync.OnceValue(func() *glua.FunctionProto {
 	if err != nil {
 		panic("lua: prelude does not compile: " + err.Error())
 	}
-	return fn.Proto
+	return trimmed(fn.Proto)
 })
 
 // Host is what the prelude calls into for tool calls; the sandbox
@@ -50,7 +50,7 @@ func (s *State) InstallPrelude(host Host) {
 		return libraries()["coroutine"][name].(*glua.LFunction).GFunction
 	}
 	create, resume, yield := orig("create"), orig("resume"), orig("yield")
-	prim := L.NewTable()
+	prim := L.CreateTable(0, 16)
 	s.register(prim, map[string]glua.LGFunction{
 		"create": func(L *glua.LState) int {
 			s.coroutines++

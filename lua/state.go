@@ -112,8 +112,8 @@ func New(opts *Options) *State {
 		RegistryGrowStep:    1024,
 		MinimizeStackMemory: true,
 	})
-	s.mark = s.L.NewTable()
-	s.yieldErr = s.L.NewTable()
+	s.mark = s.L.CreateTable(0, 0)
+	s.yieldErr = s.L.CreateTable(0, 0)
 	s.openLibs()
 	return s
 }

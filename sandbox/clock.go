@@ -63,10 +63,15 @@ func (c *clock) pause() {
 	c.remaining -= time.Since(c.started)
 }
 
-// halt pauses the clock for good, at the end of the run.
+// halt pauses the clock for good, at the end of the run. A stopped timer
+// may stay in the runtime's timer heap for a while, so the clock lets go
+// of the run it would have stopped.
 func (c *clock) halt() {
 	c.pause()
 	c.timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.expire, c.memory = nil, nil
 }
 
 // tick runs on the timer's goroutine; it must only read the clock and
@@ -79,12 +84,13 @@ func (c *clock) tick() {
 		return
 	}
 	left := c.remaining - time.Since(c.started)
+	expire, memory := c.expire, c.memory
 	c.mu.Unlock()
 	if left <= 0 {
-		c.expire()
+		expire()
 		return
 	}
-	if c.memory.exceeded() {
+	if memory.exceeded() {
 		return
 	}
 	c.mu.Lock()

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"runtime"
 	"testing"
 )
 
@@ -42,4 +43,57 @@ func TestToolsetParsesSchemaOnce(t *testing.T) {
 			t.Errorf("run %d sent %s; want the empty table as an array", i+1, got)
 		}
 	}
+}
+
+// A run blocked in a nested call holds at most 64 KiB of live heap: its
+// Lua state, prelude and script, waiting for the host.
+func TestBlockedRunHeap(t *testing.T) {
+	const runs = 50
+	release := make(chan struct{})
+	entered := make(chan struct{}, runs)
+	funnel := FunnelFunc(func(ctx context.Context, c Call) (Output, error) {
+		entered <- struct{}{}
+		<-release
+		return Output{Structured: []byte(`{"ok":true}`)}, nil
+	})
+	req := Request{
+		Code:   `local r = tools.t{ q = "x" } return r.ok`,
+		Tools:  NewToolset([]Tool{{Name: "t", InputSchema: []byte(`{"type":"object"}`)}}),
+		Funnel: funnel,
+	}
+	// What is built once per process (the prelude, the library
+	// template) is built before the measure.
+	if out := Run(context.Background(), Request{Code: `return 1`}, nil); out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	before := liveHeap()
+	done := make(chan Outcome, runs)
+	for range runs {
+		go func() { done <- Run(context.Background(), req, nil) }()
+	}
+	for range runs {
+		<-entered
+	}
+	perRun := (int64(liveHeap()) - int64(before)) / runs
+	close(release)
+	for range runs {
+		if out := <-done; out.Err != nil || out.Result != "true" {
+			t.Fatalf("got %q, %v", out.Result, out.Err)
+		}
+	}
+	t.Logf("%d bytes of live heap per blocked run", perRun)
+
+	if perRun > 64<<10 {
+		t.Errorf("a blocked run holds %d bytes of live heap; the bound is 64 KiB", perRun)
+	}
+}
+
+// liveHeap is the heap in use after full collections: two, since what a
+// sync.Pool drops survives the first in its victim cache.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
