@@ -11,12 +11,13 @@ test:
 	$(GO) test -race -count=1 ./...
 
 # BenchmarkFloors first: execlua beside its floors in one run, as ratios;
-# then every package's own benchmarks. Both summarised by benchstat when
-# it is installed (go install golang.org/x/perf/cmd/benchstat@latest).
+# then every package's own benchmarks. Both summarised by benchstat
+# (go install golang.org/x/perf/cmd/benchstat@latest); the raw results stay
+# in $(BENCH_OUT).
 bench:
 	mkdir -p $(BENCH_OUT)
-	$(GO) test -run '^$$' -bench '^BenchmarkFloors$$' -benchmem -count 6 ./sandbox/ | tee $(BENCH_OUT)/floors.txt
-	$(GO) test -p 1 -run '^$$' -bench . -skip '^BenchmarkFloors$$' -benchmem -count 6 $(BENCH_PKGS) | tee $(BENCH_OUT)/packages.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkFloors$$' -benchmem -count 6 ./sandbox/ > $(BENCH_OUT)/floors.txt || { cat $(BENCH_OUT)/floors.txt; exit 1; }
+	$(GO) test -p 1 -run '^$$' -bench . -skip '^BenchmarkFloors$$' -benchmem -count 6 $(BENCH_PKGS) > $(BENCH_OUT)/packages.txt || { cat $(BENCH_OUT)/packages.txt; exit 1; }
 	-$(BENCHSTAT) $(BENCH_OUT)/floors.txt
 	-$(BENCHSTAT) $(BENCH_OUT)/packages.txt
 

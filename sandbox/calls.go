@@ -44,7 +44,8 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 		r.req.OnCall(name)
 	}
 	r.nextID++
-	p := &pending{call: Call{Name: name, Args: encoded}}
+	p := r.newPending()
+	p.call = Call{Name: name, Args: encoded}
 	r.pending[r.nextID] = p
 	switch {
 	case len(r.calls) > r.opts.MaxCalls:
@@ -59,6 +60,22 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 		p.out, p.err = Output{Structured: res}, err
 	}
 	return r.nextID, nil
+}
+
+// newPending and recycle keep the records of collected calls for reuse:
+// most runs make their calls one after another.
+func (r *run) newPending() *pending {
+	if n := len(r.spare); n > 0 {
+		p := r.spare[n-1]
+		r.spare = r.spare[:n-1]
+		return p
+	}
+	return &pending{}
+}
+
+func (r *run) recycle(p *pending) {
+	*p = pending{}
+	r.spare = append(r.spare, p)
 }
 
 // refuse remembers an error handed to the script, so that the error the
@@ -118,26 +135,33 @@ func (r *run) perform(ids []int) {
 		// No handoff to another goroutine: on this machine that alone
 		// costs more than the rest of a call's round trip.
 		r.call(ctx, todo[0])
-	} else {
-		finished := make(chan struct{}, len(todo))
-		for _, p := range todo {
-			go func() {
-				defer func() { finished <- struct{}{} }()
-				r.call(ctx, p)
-			}()
-		}
-		for range todo {
-			select {
-			case <-finished:
-			case <-ctx.Done():
-				r.stop(context.Cause(ctx))
-				return
-			}
-		}
+	} else if !r.fanOut(ctx, todo) {
+		return
 	}
 	if ctx.Err() != nil {
 		r.stop(context.Cause(ctx))
 	}
+}
+
+// fanOut performs several calls concurrently. It returns false, having
+// stopped the run, when ctx ends before they do.
+func (r *run) fanOut(ctx context.Context, todo []*pending) bool {
+	finished := make(chan struct{}, len(todo))
+	for _, p := range todo {
+		go func() {
+			defer func() { finished <- struct{}{} }()
+			r.call(ctx, p)
+		}()
+	}
+	for range todo {
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			r.stop(context.Cause(ctx))
+			return false
+		}
+	}
+	return true
 }
 
 // call performs one call through the funnel; a panic there is a crash.
@@ -171,6 +195,7 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 	if p == nil || !p.done {
 		return glua.LNil, fmt.Errorf("the call was not performed")
 	}
+	defer r.recycle(p)
 	for _, img := range p.out.Images {
 		if len(r.images) < r.opts.MaxImages {
 			r.images = append(r.images, img)

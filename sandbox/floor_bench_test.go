@@ -111,7 +111,7 @@ func solo(o op) func(*testing.B) {
 // compare measures subject and its floors in alternating chunks, so that
 // the machine's load drifts over all of them alike.
 func compare(subject op, floors ...floor) func(*testing.B) {
-	const chunks = 8
+	const chunks = 32
 	return func(b *testing.B) {
 		var mine time.Duration
 		theirs := make([]time.Duration, len(floors))

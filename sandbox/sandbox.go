@@ -150,6 +150,7 @@ type run struct {
 	nextID   int
 	ids      []int      // of the last yield, reused
 	todo     []*pending // of the last perform, reused
+	spare    []*pending // collected, for reuse
 	calls    []string
 	callErrs []error
 	waited   time.Duration
