@@ -18,8 +18,11 @@ func TestRunCostIndependentOfPool(t *testing.T) {
 			}
 		})
 	}
+	// A margin for what other goroutines of the test binary allocate
+	// meanwhile (the count is process-wide); a map of 10,000 names built
+	// per run would cost more than 30 allocations.
 	small, large := allocs(10), allocs(10000)
-	if large > small {
+	if large > small+10 {
 		t.Errorf("a run with 10,000 pool tools allocates %v times, with 10 tools %v", large, small)
 	}
 }
