@@ -22,7 +22,7 @@ bench:
 	-$(BENCHSTAT) $(BENCH_OUT)/packages.txt
 
 demo:
-	$(GO) run ./examples/demo
+	$(GO) run ./cmd/execlua demo
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

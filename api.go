@@ -23,6 +23,8 @@ type (
 	// Assembly answers which tools a request declares, pools or leaves
 	// out (pool.Assembly).
 	Assembly = pool.Assembly
+	// ExecStatus says whether Exec is declared and, if not, why.
+	ExecStatus = pool.ExecStatus
 
 	// Funnel is the host's one way of performing a tool call: permission
 	// check, PreToolUse hook, execution, PostToolUse hook (sandbox.Funnel).
@@ -41,6 +43,10 @@ type (
 	// Timings say where a run's time went: compiling, the script's own
 	// time, waiting for tools.
 	Timings = sandbox.Timings
+	// BudgetError, ScriptError and the other typed errors of a failed run
+	// are the sandbox's; Result.Err wraps them.
+	BudgetError = sandbox.BudgetError
+	ScriptError = sandbox.ScriptError
 
 	// Message is one conversation message as the announcement decision
 	// reads it (announce.Message).
@@ -57,3 +63,31 @@ const (
 
 // MCPPrefix starts the name of every MCP tool: mcp__<server>__<tool>.
 const MCPPrefix = pool.MCPPrefix
+
+// Why Exec is or is not declared (Request.Assembly.Exec).
+const (
+	ExecDeclared  = pool.ExecDeclared
+	ExecDisabled  = pool.ExecDisabled
+	ExecDenied    = pool.ExecDenied
+	ExecEmptyPool = pool.ExecEmptyPool
+)
+
+// The sentinels a host matches with errors.Is, re-exported from the
+// packages that return them.
+var (
+	// Result.Err of a failed run (besides ErrInvalidInput and
+	// ErrUnavailable).
+	ErrBudgetExceeded     = sandbox.ErrBudgetExceeded
+	ErrCanceled           = sandbox.ErrCanceled
+	ErrCrashed            = sandbox.ErrCrashed
+	ErrNestedWaitExceeded = sandbox.ErrNestedWaitExceeded
+	ErrMemoryExceeded     = sandbox.ErrMemoryExceeded
+	ErrScript             = sandbox.ErrScript
+	ErrCallLimit          = sandbox.ErrCallLimit
+	ErrUnknownTool        = sandbox.ErrUnknownTool
+
+	// New, SetTools and SetSettings refusing a registry.
+	ErrEmptyName     = pool.ErrEmptyName
+	ErrDuplicateName = pool.ErrDuplicateName
+	ErrReservedName  = pool.ErrReservedName
+)

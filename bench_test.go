@@ -6,18 +6,18 @@ import (
 	"testing"
 
 	"github.com/execlua/execlua/announce"
-	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/host/preset"
 )
 
-// benchSession is a session with 1,000 pool tools (the default builtins and
+// benchSession is a session with 1,000 pool tools (the preset builtins and
 // MCP tools from 20 servers) and a 500-message history whose announcement
 // sits early, so the marker scan walks back through almost all of it.
 func benchSession(b *testing.B) (*Session, []announce.Message) {
-	tools := pool.DefaultBuiltins()
+	tools := preset.Builtins()
 	for i := 0; len(tools) < 1000+6; i++ { // the six core builtins stay flat
 		tools = append(tools, mcpTool(fmt.Sprintf("server%02d", i%20), fmt.Sprintf("tool_%d", i)))
 	}
-	s := newSession(b, &fakeFunnel{}, &Options{Tools: tools, Guidance: testGuidance})
+	s := newSession(b, &fakeFunnel{}, &Options{Tools: tools, Exempt: preset.Exempt(), Guidance: testGuidance})
 	r := s.Request(nil)
 	if n := len(r.Assembly.Pool); n != 1000 {
 		b.Fatalf("pool of %d tools, want 1000", n)

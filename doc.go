@@ -13,10 +13,29 @@
 // announce). Nested calls go through the host's own funnel, with its
 // permission checks and hooks, so Exec widens nothing the model may do.
 //
-// A host imports this package only. It keeps one Session per conversation:
+// Hosting Exec takes this package only; its types for tools, calls,
+// limits and messages are aliases of the packages that implement them.
+//
+//  1. Describe every tool. A builtin is NewBuiltinTool (set ShouldDefer
+//     for one that may go to the pool); an MCP tool is NewMCPTool with the
+//     server's name and the entry its tools/list returned, which names it
+//     mcp__<server>__<tool> and keeps its schemas, annotations and _meta
+//     hints. Which builtins are never deferred is the host's policy,
+//     Options.Exempt (package host/preset holds a coding agent's).
+//  2. Write the Funnel: the one function that performs a tool call with
+//     the host's permission check and hooks, the code a flat call goes
+//     through.
+//  3. Keep one Session per conversation, and tell it when tools or
+//     settings change.
+//  4. Before each model request, ask the Session for tools[] and for an
+//     announcement to append as an isMeta message.
+//  5. When the model calls Exec, Run the input; per-run options adjust the
+//     budget and call cap and report progress.
+//
+// In code:
 //
 //	issue, err := execlua.NewMCPTool("github", listedEntry) // as tools/list sent it
-//	s, err := execlua.New(funnel, &execlua.Options{Tools: builtins, Settings: settings})
+//	s, err := execlua.New(funnel, &execlua.Options{Tools: builtins, Exempt: coreLoop, Settings: settings})
 //	// servers connect or disconnect, settings reload:
 //	s.SetTools(append(builtins, mcpTools...))
 //	s.SetSettings(reloaded)
@@ -28,7 +47,12 @@
 //	send(req.Tools, req.Guidance, history)
 //	// the model calls Exec:
 //	res := s.Run(ctx, toolUse.Input, &execlua.RunOptions{Progress: showSummary})
-//	reply(res.Text, res.Images, res.IsError) // Summary, Calls, Printed, Value, Timings stay with the host
+//	reply(res.Text, res.Images, res.IsError)
+//
+// The model gets Text, Images and IsError. The host keeps the rest of the
+// Result: the summary line for the user, the record of nested calls, the
+// printed lines, the return value as JSON, and where the time went
+// (compiling, the script itself, waiting for tools).
 //
 // The funnel is the host's one way of performing a tool call (permission
 // check, PreToolUse hook, execution, PostToolUse hook), the same code a

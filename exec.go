@@ -29,7 +29,7 @@ const InputSchema = `{"type":"object","properties":{"code":{"type":"string","des
 // configuration does. Tool names appear only as <name> placeholders.
 const descriptionHead = `Runs a Lua 5.1 script that calls this session's catalogued tools and returns one result. Use it to make several tool calls in one turn: each call's output can feed the next, and only what the script returns and prints comes back to you.
 
-Which tools exist: a message in this conversation lists the catalogued tools by name (names only; a newer list replaces an older one). Their parameters and results are not listed. Look them up with tools.ToolSearch inside a script: a query of words matches tool names and descriptions, "select:<name>,<name>" returns exactly the tools named, and each match carries the tool's signature (LuaCATS annotations, then the call form). ToolSearch's own signature:
+Which tools exist: a message in this conversation lists the catalogued tools by name (names only; a newer list replaces an older one). Their parameters and results are not listed. Look them up with tools.` + search.Name + ` inside a script: a query of words matches tool names and descriptions, "select:<name>,<name>" returns exactly the tools named, and each match carries the tool's signature (LuaCATS annotations, then the call form). ` + search.Name + `'s own signature:
 
 `
 
@@ -50,7 +50,7 @@ The sandbox: every run starts fresh and nothing persists between runs. There are
 
 Example:
   -- one script learns a tool's parameters
-  local found = tools.ToolSearch{ query = "select:<name>" }
+  local found = tools.` + search.Name + `{ query = "select:<name>" }
   return found.matches[1].signature
 
   -- a later script calls it
@@ -72,7 +72,7 @@ func Description() string { return description() }
 
 // Declaration returns Exec's entry of tools[]. Every call returns the same
 // bytes.
-func Declaration() pool.Declaration {
+func Declaration() ToolDeclaration {
 	return pool.Declaration{Name: Name, Description: Description(), InputSchema: json.RawMessage(InputSchema)}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/execlua/execlua/host/preset"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/sandbox"
 	"github.com/execlua/execlua/search"
@@ -88,7 +89,7 @@ func TestDescriptionIndependentOfPool(t *testing.T) {
 		{"builtins only", Options{Tools: builtins()}},
 		{"github connected", Options{Tools: with(builtins(), githubTools())}},
 		{"only mcp", Options{Tools: githubTools()}},
-		{"default builtins", Options{Tools: pool.DefaultBuiltins()}},
+		{"preset builtins", Options{Tools: preset.Builtins(), Exempt: preset.Exempt()}},
 		{"odd names", Options{Tools: []pool.Tool{mcpTool("a__b", "c.d-e"), mcpTool("srv", "get-item"), mcpTool("srv", "fetch")}}},
 		{"other limits", Options{Tools: builtins(), Limits: sandbox.Options{Budget: 1, MaxCalls: 3, MaxLogChars: 10}}},
 		{"non-deferred list", Options{Tools: builtins(), Settings: Settings{Local: Layer{NonDeferred: []string{"TaskCreate"}}}}},

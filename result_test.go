@@ -28,6 +28,7 @@ func TestResultParts(t *testing.T) {
 		{"several", `return 1, "two", { 3 }`, nil, `[1,"two",[3]]`, true},
 		{"nil", `return nil`, nil, `null`, true},
 		{"nothing", `print("only")`, []string{"only"}, ``, false},
+		{"blank and leading newlines", `print("\nx"); print(""); print("\n")`, []string{"\nx", "", "\n"}, ``, false},
 	} {
 		res := run(s, tc.code)
 		if res.IsError {
@@ -43,16 +44,25 @@ func TestResultParts(t *testing.T) {
 	}
 }
 
-// A failed run keeps its printed lines; the value is uncut even when the
-// model's text is cut.
+// Printed lines follow the log limit, and a failed run keeps them; a value
+// cut at the result limit is not offered as JSON.
 func TestResultPartsLimits(t *testing.T) {
 	s := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxResultChars: 5, MaxLogChars: 8}})
-	res := run(s, `print("12345"); print("67890"); return string.rep("x", 20)`)
+	res := run(s, `print("12345"); print("67890"); print("cut"); return string.rep("x", 20)`)
 	if diff := cmp.Diff([]string{"12345", "67"}, res.Printed); diff != "" {
 		t.Errorf("printed lines follow the log limit (-want +got):\n%s", diff)
 	}
-	if want := `"` + strings.Repeat("x", 20) + `"`; string(res.Value) != want {
-		t.Errorf("value %s, want %s", res.Value, want)
+	if res.Value != nil || !res.HasValue {
+		t.Errorf("cut value: %s (has %v), want nil (has true)", res.Value, res.HasValue)
+	}
+	for code, want := range map[string]string{`return "ab\n"`: `"ab\n"`, `return {1}`: `[1]`, `return { 12345 }`: ``} {
+		if got := run(s, code); string(got.Value) != want || !got.HasValue {
+			t.Errorf("%s: value %s (has %v), want %s", code, got.Value, got.HasValue, want)
+		}
+	}
+	edge := newSession(t, &fakeFunnel{}, &Options{Tools: builtins(), Limits: Limits{MaxLogChars: 6}})
+	if got := run(edge, `print("12345"); print("x")`).Printed; !cmp.Equal(got, []string{"12345"}) {
+		t.Errorf("a line of which only the separator fits is not a printed line: %q", got)
 	}
 	failed := run(s, `print("kept"); error("boom")`)
 	if !failed.IsError || !cmp.Equal(failed.Printed, []string{"kept"}) || failed.HasValue {
@@ -75,8 +85,8 @@ func TestRunOptions(t *testing.T) {
 		{&RunOptions{MaxCalls: 1}, 30 * time.Millisecond},
 	} {
 		res := s.Run(t.Context(), input(loop), tc.opts)
-		var be *sandbox.BudgetError
-		if !errors.As(res.Err, &be) || be.Budget != tc.want {
+		var be *BudgetError // the root's own names suffice to read the error
+		if !errors.As(res.Err, &be) || be.Budget != tc.want || !errors.Is(res.Err, ErrBudgetExceeded) {
 			t.Errorf("%+v: got %v, want a budget of %v", tc.opts, res.Err, tc.want)
 		}
 	}

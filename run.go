@@ -1,6 +1,7 @@
 package execlua
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/sandbox"
 	"github.com/execlua/execlua/search"
@@ -56,10 +58,10 @@ type Result struct {
 	// Printed are the lines the script printed, as far as the log limit
 	// kept them; a failed run keeps them too.
 	Printed []string
-	// Value is the script's return value as JSON, uncut (a string as a
-	// JSON string, several values as an array); HasValue says whether the
-	// script returned one. Value is nil, with HasValue set, for a value
-	// larger than the string limit.
+	// Value is the script's return value as JSON (a string as a JSON
+	// string, several values as an array); HasValue says whether the
+	// script returned one. Value is nil, with HasValue set, when the
+	// value was cut at the result limit: Text says so.
 	Value    json.RawMessage
 	HasValue bool
 	// Timings say where the run's time went: compiling, the script's own
@@ -133,7 +135,7 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 		Summary:  summary(out.Calls),
 		Calls:    out.Calls,
 		Printed:  out.Lines,
-		Value:    out.Value,
+		Value:    resultValue(out),
 		HasValue: out.HasResult,
 		Timings:  out.Timings,
 	}
@@ -213,6 +215,23 @@ func successText(out sandbox.Outcome) string {
 		text = "Printed output:\n" + log + "\n\nReturn value:\n" + resultText(out)
 	}
 	return text + imagesNote(out)
+}
+
+// resultValue is the return value as JSON: the model's text of it, which
+// is JSON but for a single string, unless it was cut (at the result limit,
+// or by the string limit while rendering).
+func resultValue(out sandbox.Outcome) json.RawMessage {
+	switch {
+	case !out.HasResult || out.ResultChars > utf8.RuneCountInString(out.Result):
+		return nil
+	case out.StringResult:
+		var b bytes.Buffer
+		jsontext.WriteString(&b, out.Result)
+		return b.Bytes()
+	case !json.Valid([]byte(out.Result)):
+		return nil
+	}
+	return json.RawMessage(out.Result)
 }
 
 // resultText is the return value with a note when it was cut (BUD-8). Only

@@ -21,6 +21,10 @@ type Options struct {
 	// Tools is the initial registry: builtins and the tools of the MCP
 	// servers connected so far. See Session.SetTools.
 	Tools []Tool
+	// Exempt names builtins that are never deferred, whatever they ask:
+	// the host's policy, not the core's (package host/preset has a coding
+	// agent's). Exec is always exempt.
+	Exempt []string
 	// Settings are the initial settings. See Session.SetSettings.
 	Settings Settings
 	// Guidance are the system-prompt lines keyed by tool name; a request
@@ -44,6 +48,7 @@ type Options struct {
 type Session struct {
 	funnel   sandbox.Funnel
 	guidance []pool.Guidance
+	exempt   []string
 	limits   sandbox.Options
 	channel  bool
 	log      *slog.Logger
@@ -59,22 +64,30 @@ type state struct {
 	tools    []pool.Tool
 	settings Settings
 	asm      *pool.Assembly
-	names    []string             // the pool's names, for the announcement
-	reach    *sandbox.Toolset     // the pool, as the sandbox's reachable set
-	index    func() *search.Index // built at a run's first ToolSearch
+	names    []string         // the pool's names, for the announcement
+	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
+	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
 }
 
-func newState(tools []pool.Tool, settings Settings) (*state, error) {
-	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions())
+// newState assembles tools under settings, with exempt the host's names
+// that are never deferred. prev is the index of the state it replaces (nil
+// for the first): its servers whose tools did not change are reused, so a
+// server connecting costs that server's indexing, never a script's budget.
+func newState(tools []pool.Tool, settings Settings, exempt []string, prev *search.Index) (*state, error) {
+	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions(exempt))
 	if err != nil {
 		return nil, err
+	}
+	index := search.NewIndex(nil)
+	if prev != nil {
+		index = prev
 	}
 	st := &state{
 		tools:    tools,
 		settings: settings,
 		asm:      asm,
 		names:    asm.PoolNames(),
-		index:    sync.OnceValue(func() *search.Index { return search.NewIndex(asm.Pool) }),
+		index:    index.Update(asm.Pool),
 	}
 	reach := make([]sandbox.Tool, len(asm.Pool))
 	for i, t := range asm.Pool {
@@ -87,7 +100,7 @@ func newState(tools []pool.Tool, settings Settings) (*state, error) {
 // search answers tools.ToolSearch over this state's pool. It goes through
 // no funnel: searching reads the catalogue, it calls no tool.
 func (st *state) search(args json.RawMessage) (json.RawMessage, error) {
-	res, err := st.index().Search(args)
+	res, err := st.index.Search(args)
 	if err != nil {
 		return nil, err
 	}
@@ -106,13 +119,15 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 	if opts != nil {
 		o = *opts
 	}
-	st, err := newState(slices.Clone(o.Tools), o.Settings.clone())
+	exempt := slices.Clone(o.Exempt)
+	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), exempt, nil)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{
 		funnel:   funnel,
 		guidance: slices.Clone(o.Guidance),
+		exempt:   exempt,
 		limits:   o.Limits,
 		channel:  !o.NoChannel,
 		log:      o.Logger,
@@ -134,7 +149,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 // parallel) the registry is left as it was and the error says why.
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings)
+		return newState(slices.Clone(tools), st.settings, s.exempt, st.index)
 	})
 }
 
@@ -144,7 +159,7 @@ func (s *Session) SetTools(tools []Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone())
+		return newState(st.tools, settings.clone(), s.exempt, st.index)
 	})
 }
 

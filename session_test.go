@@ -476,3 +476,21 @@ return { r.matches[1].signature:match("tools%[.-%]"), tools["mcp__my__srv__get-i
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 }
+
+// The exempt list is the host's: a builtin that asks to be deferred stays
+// flat only when Options.Exempt names it; Exec needs no listing.
+func TestExemptIsHostPolicy(t *testing.T) {
+	tools := []Tool{builtin("Bash", true), builtin("WebFetch", true)}
+	for _, tc := range []struct {
+		exempt []string
+		want   []string
+	}{
+		{nil, []string{Name}},
+		{[]string{"Bash"}, []string{Name, "Bash"}},
+	} {
+		s := newSession(t, &fakeFunnel{}, &Options{Tools: tools, Exempt: tc.exempt})
+		if got := declNames(s.Request(nil).Tools); !slices.Equal(got, tc.want) {
+			t.Errorf("exempt %v: tools[] %v, want %v", tc.exempt, got, tc.want)
+		}
+	}
+}

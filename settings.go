@@ -46,8 +46,9 @@ func (s Settings) ExecEnabled() bool {
 	return true
 }
 
-func (s Settings) poolOptions() *pool.Options {
+func (s Settings) poolOptions(exempt []string) *pool.Options {
 	return &pool.Options{
+		Exempt:            exempt,
 		DisableExec:       !s.ExecEnabled(),
 		RemoteNonDeferred: s.Remote.NonDeferred,
 		LocalNonDeferred:  s.Local.NonDeferred,

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"slices"
 	"strings"
+
+	"github.com/execlua/execlua/internal/toolname"
 )
 
 // Kind is what an announcement says about the catalogue.
@@ -39,7 +41,7 @@ type Announcement struct {
 // the same bytes in every session and every release until changed here.
 const (
 	fullLead   = `Catalogued tools your scripts can call, as tools.<name>(args) or tools["<name>"](args); this list replaces any earlier one:`
-	searchLine = `Names only: look up a tool's parameters with tools.ToolSearch{ query = "<name>" } in the same script, then call it.`
+	searchLine = `Names only: look up a tool's parameters with tools.` + toolname.ToolSearch + `{ query = "<name>" } in the same script, then call it.`
 	emptyBody  = "The tool catalogue has changed: no catalogued tools are available right now; later updates may add some. None of the tools listed earlier can be called now."
 	closedBody = "The tool catalogue has been withdrawn: the earlier list no longer applies; do not use its entries. Use only the tools declared to you directly."
 )

@@ -1,8 +1,10 @@
 package lua
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -41,14 +43,35 @@ const (
 //     nil), and a top-level ... is empty, as in a chunk run without
 //     arguments.
 //
+// The same walk refuses, before gopher-lua compiles anything, what would
+// make its compiler slow: more than maxNesting levels of nesting (its
+// compile time grows with the square of the depth) and more than
+// maxConstants distinct constants in one function (it looks each one up
+// in a list).
+//
 // The hidden functions arrive as the chunk's arguments; Load supplies them.
 func Compile(code string) (*Script, error) {
-	chunk, err := parse.Parse(strings.NewReader(code), ChunkName)
+	return CompileContext(context.Background(), code)
+}
+
+// CompileContext is Compile giving up with ctx's cause once ctx is done:
+// gopher-lua's parser reads the source through a reader that ends there.
+func CompileContext(ctx context.Context, code string) (*Script, error) {
+	chunk, err := parse.Parse(&contextReader{ctx: ctx, r: strings.NewReader(code)}, ChunkName)
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	r := &rewriter{callees: map[int][]string{}}
+	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}}
 	r.block(chunk)
+	if r.err != nil {
+		return nil, r.err
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	wrapped := append([]ast.Stmt{&ast.LocalAssignStmt{Names: hidden, Exprs: []ast.Expr{&ast.Comma3Expr{}}}}, chunk...)
 	proto, err := glua.Compile(wrapped, ChunkName)
 	if err != nil {
@@ -68,6 +91,19 @@ func trimmed(proto *glua.FunctionProto) *glua.FunctionProto {
 		trimmed(p)
 	}
 	return proto
+}
+
+// contextReader reads r until ctx is done, then reports the end.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *contextReader) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, io.EOF
+	}
+	return c.r.Read(p)
 }
 
 // Script is a compiled script, ready to Load into a state.
@@ -122,6 +158,42 @@ type rewriter struct {
 	// depth is how many function bodies enclose the current node; 0 is
 	// the script's top level.
 	depth int
+	// nest is how many blocks, functions and operands enclose the node;
+	// consts holds the distinct constants of each enclosing function,
+	// innermost last; err is the first limit the source broke, after
+	// which the walk stops.
+	nest   int
+	consts []map[string]bool
+	err    error
+}
+
+const (
+	// maxNesting is C Lua's limit of syntax levels (LUAI_MAXCCALLS).
+	maxNesting = 200
+	// maxConstants keeps one function's compilation near 0.3 s.
+	maxConstants = 10_000
+	// maxCallees bounds the names kept per line for Explain.
+	maxCallees = 8
+)
+
+// enter steps one level deeper; it reports false once a limit is broken.
+func (r *rewriter) enter(line int) bool {
+	r.nest++
+	if r.nest > maxNesting && r.err == nil {
+		r.err = fmt.Errorf("%s:%d: the script nests blocks, functions or expressions more than %d levels deep", ChunkName, line, maxNesting)
+	}
+	return r.err == nil
+}
+
+func (r *rewriter) leave() { r.nest-- }
+
+// constant counts one constant of the current function.
+func (r *rewriter) constant(line int, kind byte, value string) {
+	consts := r.consts[len(r.consts)-1]
+	consts[string(kind)+value] = true
+	if len(consts) > maxConstants && r.err == nil {
+		r.err = fmt.Errorf("%s:%d: a function uses more than %d distinct constants (numbers, strings, names); split it or fetch large data from a tool", ChunkName, line, maxConstants)
+	}
 }
 
 func (r *rewriter) push(names ...string) {
@@ -150,6 +222,14 @@ func (r *rewriter) isGlobal(name string) bool {
 }
 
 func (r *rewriter) block(stmts []ast.Stmt) {
+	line := 0
+	if len(stmts) > 0 {
+		line = stmts[0].Line()
+	}
+	defer r.leave()
+	if !r.enter(line) {
+		return
+	}
 	r.push()
 	r.stmts(stmts)
 	r.pop()
@@ -195,6 +275,16 @@ func (r *rewriter) stmt(s ast.Stmt) {
 	case *ast.IfStmt:
 		s.Condition = r.expr(s.Condition)
 		r.block(s.Then)
+		if len(s.Else) == 1 {
+			if _, elseif := s.Else[0].(*ast.IfStmt); elseif {
+				// An elseif chain is as deep as it is long in the AST,
+				// but not in the source.
+				r.push()
+				r.stmt(s.Else[0])
+				r.pop()
+				break
+			}
+		}
 		r.block(s.Else)
 	case *ast.NumberForStmt:
 		s.Init = r.expr(s.Init)
@@ -211,6 +301,9 @@ func (r *rewriter) stmt(s ast.Stmt) {
 		r.stmts(s.Stmts)
 		r.pop()
 	case *ast.FuncDefStmt:
+		if s.Name.Method != "" {
+			r.constant(s.Line(), 's', s.Name.Method)
+		}
 		if s.Name.Func != nil {
 			s.Name.Func = r.expr(s.Name.Func)
 		}
@@ -227,16 +320,43 @@ func (r *rewriter) stmt(s ast.Stmt) {
 }
 
 func (r *rewriter) function(f *ast.FunctionExpr) {
+	defer r.leave()
+	if !r.enter(f.Line()) {
+		return
+	}
 	r.depth++
+	r.consts = append(r.consts, map[string]bool{})
 	r.push(f.ParList.Names...)
 	r.declare("self")
 	r.stmts(f.Stmts)
 	r.pop()
+	r.consts = r.consts[:len(r.consts)-1]
 	r.depth--
 }
 
+// operand walks the left operand of a binary operator at the operator's
+// own level: a chain a + b + c nests to the left in the AST, not in the
+// source.
+func (r *rewriter) operand(e ast.Expr) ast.Expr {
+	r.nest--
+	defer func() { r.nest++ }()
+	return r.expr(e)
+}
+
 func (r *rewriter) expr(e ast.Expr) ast.Expr {
+	defer r.leave()
+	if !r.enter(e.Line()) {
+		return e
+	}
 	switch e := e.(type) {
+	case *ast.NumberExpr:
+		r.constant(e.Line(), 'n', e.Value)
+	case *ast.StringExpr:
+		r.constant(e.Line(), 's', e.Value)
+	case *ast.IdentExpr:
+		if r.isGlobal(e.Value) {
+			r.constant(e.Line(), 's', e.Value)
+		}
 	case *ast.AttrGetExpr:
 		e.Object = r.object(e.Object)
 		e.Key = r.expr(e.Key)
@@ -248,6 +368,9 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			f.Value = r.expr(f.Value)
 		}
 	case *ast.FuncCallExpr:
+		if e.Method != "" {
+			r.constant(e.Line(), 's', e.Method)
+		}
 		r.noteCallee(e)
 		if e.Func != nil {
 			e.Func = r.callee(e.Func)
@@ -257,11 +380,11 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		}
 		r.exprs(e.Args)
 	case *ast.LogicalOpExpr:
-		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+		e.Lhs, e.Rhs = r.operand(e.Lhs), r.expr(e.Rhs)
 	case *ast.RelationalOpExpr:
-		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+		e.Lhs, e.Rhs = r.operand(e.Lhs), r.expr(e.Rhs)
 	case *ast.ArithmeticOpExpr:
-		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+		e.Lhs, e.Rhs = r.operand(e.Lhs), r.expr(e.Rhs)
 	case *ast.UnaryMinusOpExpr:
 		e.Expr = r.expr(e.Expr)
 	case *ast.UnaryNotOpExpr:
@@ -315,7 +438,7 @@ func (r *rewriter) noteCallee(e *ast.FuncCallExpr) {
 			name = "field '" + key.Value + "'"
 		}
 	}
-	if name != "" && !slices.Contains(r.callees[e.Line()], name) {
+	if names := r.callees[e.Line()]; name != "" && len(names) < maxCallees && !slices.Contains(names, name) {
 		r.callees[e.Line()] = append(r.callees[e.Line()], name)
 	}
 }

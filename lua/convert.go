@@ -2,12 +2,14 @@ package lua
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/execlua/execlua/render"
@@ -34,12 +36,69 @@ const (
 	maxSafeInteger = 1 << 53
 )
 
+// sink is where an encoder writes: it keeps the first keep characters
+// and past them only counts, so a value of gigabytes as JSON is measured
+// without being built.
+type sink struct {
+	buf   bytes.Buffer
+	keep  int
+	chars int
+}
+
+// WriteByte writes one byte; continuation bytes of UTF-8 are not counted.
+func (s *sink) WriteByte(c byte) error {
+	if c&0xc0 != 0x80 {
+		s.chars++
+	}
+	if s.chars <= s.keep {
+		s.buf.WriteByte(c)
+	}
+	return nil
+}
+
+func (s *sink) WriteString(str string) (int, error) {
+	if s.chars >= s.keep {
+		s.chars += utf8.RuneCountInString(str)
+		return len(str), nil
+	}
+	if room := s.keep - s.chars; len(str) > room {
+		kept := cutRunes(str, room)
+		s.buf.WriteString(kept)
+		s.chars += utf8.RuneCountInString(kept)
+		str = str[len(kept):]
+		s.chars += utf8.RuneCountInString(str)
+		return len(kept) + len(str), nil
+	}
+	s.buf.WriteString(str)
+	s.chars += utf8.RuneCountInString(str)
+	return len(str), nil
+}
+
+// full reports whether nothing more is kept: the rest is only counted.
+func (s *sink) full() bool { return s.chars >= s.keep }
+
+// cutRunes returns the first n characters of s.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
 // encoder writes a Lua value as JSON. Strict mode is for tool arguments:
 // anything that is not plain data is refused with its path. Lenient mode
-// is for print and return values: such parts are shown as placeholders.
+// is for print and return values: such parts are shown as placeholders,
+// and past the characters kept the rest is only counted.
 type encoder struct {
 	L      *glua.LState
-	buf    bytes.Buffer
+	buf    *sink
 	strict bool
 	// path holds the tables being encoded, outermost first: a table met
 	// again on it is a cycle (one met twice elsewhere is not). It is at
@@ -47,13 +106,16 @@ type encoder struct {
 	path     []*glua.LTable
 	maxBytes int
 	nodes    int
+	// stopWhenFull ends the walk with errFull once the sink is full,
+	// rather than counting the rest.
+	stopWhenFull bool
 }
 
 // ToJSON encodes v as a tool argument (strict), rooted at name (e.g.
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
-	e := &encoder{L: L, strict: true, maxBytes: maxBytes}
+	e := &encoder{L: L, strict: true, maxBytes: maxBytes, buf: &sink{keep: math.MaxInt}}
 	var root *schemaNode
 	if schema != nil {
 		root = schema.root
@@ -61,19 +123,78 @@ func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes
 	if err := e.encode(v, schema, root, name, 0); err != nil {
 		return nil, err
 	}
-	return e.buf.Bytes(), nil
+	return e.buf.buf.Bytes(), nil
 }
 
-// Render encodes v leniently as compact JSON (strings verbatim at top
-// level are the caller's concern): functions, threads and cycles become
-// placeholders, so printing or returning any value never fails.
-func (s *State) Render(v glua.LValue) string {
-	e := &encoder{L: s.L, maxBytes: s.opts.MaxStringBytes}
-	if err := e.encode(v, nil, nil, "value", 0); err != nil {
-		// Only the size cap stops a lenient encoding.
-		return e.buf.String() + "…"
+// Render encodes v leniently as compact JSON, for an error message: it
+// stops at keep characters, marking the cut with "…", without walking the
+// rest. err is the cause of a stop that landed while it ran.
+func (s *State) Render(v glua.LValue, keep int) (string, error) {
+	e := s.lenient(keep)
+	e.stopWhenFull = true
+	switch err := e.encode(v, nil, nil, "", 0); {
+	case errors.Is(err, errFull):
+		return e.buf.buf.String() + "…", nil
+	case err != nil:
+		return "", err
 	}
-	return e.buf.String()
+	return e.buf.buf.String(), nil
+}
+
+// errFull ends a walk that only had to fill its sink.
+var errFull = errors.New("rendering reached its cap")
+
+// RenderCut encodes v leniently as compact JSON: functions, threads and
+// cycles become placeholders, so printing or returning any value never
+// fails. Only the first keep characters are built; the rest is walked and
+// counted (tables unsorted, since order does not change a length), so
+// chars is the full length while memory stays bounded by keep. The walk
+// looks at the state's context as it goes: err is the cause of a stop
+// that landed while it ran.
+func (s *State) RenderCut(v glua.LValue, keep int) (text string, chars int, err error) {
+	e := s.lenient(keep)
+	if err := e.encode(v, nil, nil, "", 0); err != nil {
+		return "", 0, err
+	}
+	return e.buf.buf.String(), e.buf.chars, nil
+}
+
+// RenderResult renders what a script returned, as RenderCut does: one
+// string verbatim, any other single value as JSON, several values as a
+// JSON array.
+func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars int, err error) {
+	if len(values) == 1 {
+		if str, ok := values[0].(glua.LString); ok {
+			return cutRunes(string(str), keep), utf8.RuneCountInString(string(str)), nil
+		}
+	}
+	if len(values) == 1 {
+		return s.RenderCut(values[0], keep)
+	}
+	e := s.lenient(keep)
+	e.buf.WriteByte('[')
+	for i, v := range values {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		if err := e.encode(v, nil, nil, "", 0); err != nil {
+			return "", 0, err
+		}
+	}
+	e.buf.WriteByte(']')
+	return e.buf.buf.String(), e.buf.chars, nil
+}
+
+func (s *State) lenient(keep int) *encoder {
+	return &encoder{L: s.L, maxBytes: math.MaxInt, buf: &sink{keep: max(keep, 0)}}
+}
+
+// stopped is the cause of the run's stop, or nil while it may go on.
+func stopped(L *glua.LState) error {
+	if ctx := L.Context(); ctx != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
 }
 
 func (e *encoder) fail(path, format string, args ...any) error {
@@ -84,16 +205,18 @@ func (e *encoder) placeholder(path, what string) error {
 	if e.strict {
 		return e.fail(path, "is a %s; %s", what, ErrNotData)
 	}
-	jsontext.WriteString(&e.buf, "<"+what+">")
+	jsontext.WriteString(e.buf, "<"+what+">")
 	return nil
 }
 
 func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path string, depth int) error {
-	e.nodes++
-	if e.nodes%4096 == 0 {
-		checkStop(e.L)
+	if err := e.tick(); err != nil {
+		return err
 	}
-	if e.buf.Len() > e.maxBytes {
+	if e.stopWhenFull && e.buf.chars > e.buf.keep {
+		return errFull
+	}
+	if e.buf.buf.Len() > e.maxBytes {
 		return e.fail(path, "makes the value larger than %d bytes", e.maxBytes)
 	}
 	switch v := v.(type) {
@@ -104,7 +227,11 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 	case glua.LNumber:
 		return e.number(float64(v), path)
 	case glua.LString:
-		jsontext.WriteString(&e.buf, string(v))
+		if e.buf.full() && plainASCII(string(v)) {
+			e.buf.chars += len(v) + 2 // only counted, and nothing to escape
+			break
+		}
+		jsontext.WriteString(e.buf, string(v))
 	case *glua.LTable:
 		return e.table(v, schema, node, path, depth)
 	case *glua.LFunction:
@@ -117,13 +244,42 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 	return nil
 }
 
+// plainASCII reports whether s is printable ASCII needing no JSON escape.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// tick counts one step of the walk and looks at the run's stop now and
+// then.
+func (e *encoder) tick() error {
+	e.nodes++
+	if e.nodes%4096 == 0 {
+		return stopped(e.L)
+	}
+	return nil
+}
+
+// child is the path of an element; only strict mode, which names the
+// path in its refusals, pays for building it.
+func (e *encoder) child(path string, i int) string {
+	if !e.strict {
+		return ""
+	}
+	return fmt.Sprintf("%s[%d]", path, i)
+}
+
 func (e *encoder) number(f float64, path string) error {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		if e.strict {
 			return e.fail(path, "is %v; JSON has no NaN or infinity", f)
 		}
-		jsontext.WriteString(&e.buf, cFloatName(f, 'g'))
+		jsontext.WriteString(e.buf, cFloatName(f, 'g'))
 	case f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger:
 		e.buf.WriteString(strconv.FormatInt(int64(f), 10))
 	case f == math.Trunc(f) && math.Abs(f) < 1e21:
@@ -144,11 +300,15 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 		if e.strict {
 			return e.fail(path, "refers back to itself (a cycle)")
 		}
-		jsontext.WriteString(&e.buf, "<cycle>")
+		jsontext.WriteString(e.buf, "<cycle>")
 		return nil
 	}
 	if depth >= maxEncodeDepth {
-		return e.fail(path, "is nested more than %d levels deep", maxEncodeDepth)
+		if e.strict {
+			return e.fail(path, "is nested more than %d levels deep", maxEncodeDepth)
+		}
+		jsontext.WriteString(e.buf, "<too deep>")
+		return nil
 	}
 	e.path = append(e.path, t)
 	defer func() { e.path = e.path[:len(e.path)-1] }()
@@ -171,7 +331,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 			if i > 1 {
 				e.buf.WriteByte(',')
 			}
-			if err := e.encode(t.RawGetInt(i), schema, schema.item(node, i-1), fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+			if err := e.encode(t.RawGetInt(i), schema, schema.item(node, i-1), e.child(path, i), depth+1); err != nil {
 				return err
 			}
 		}
@@ -184,9 +344,13 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 			e.buf.WriteByte(',')
 		}
 		name := asString(k)
-		jsontext.WriteString(&e.buf, name)
+		jsontext.WriteString(e.buf, name)
 		e.buf.WriteByte(':')
-		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), fieldPath(path, name), depth+1); err != nil {
+		sub := ""
+		if e.strict {
+			sub = fieldPath(path, name)
+		}
+		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), sub, depth+1); err != nil {
 			return err
 		}
 	}
@@ -194,28 +358,32 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 	return nil
 }
 
-// classify returns the table's keys (sorted for objects) and whether they
-// are exactly 1..n. Strict mode refuses keys that are neither strings nor
-// part of such a sequence.
+// classify returns the table's keys (sorted for objects, unless the rest
+// is only counted) and whether they are exactly 1..n. Strict mode refuses
+// keys that are neither strings nor part of such a sequence. It looks at
+// the run's stop as it goes: a table may hold millions of keys.
 func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, error) {
 	var keys []glua.LValue
 	numeric, maxIndex := 0, 0
 	var bad glua.LValue
-	t.ForEach(func(k, _ glua.LValue) {
+	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
+		if err := e.tick(); err != nil {
+			return nil, false, err
+		}
 		keys = append(keys, k)
 		switch k := k.(type) {
 		case glua.LNumber:
 			if f := float64(k); f == math.Trunc(f) && f >= 1 && f <= math.MaxInt32 {
 				numeric++
 				maxIndex = max(maxIndex, int(f))
-				return
+				continue
 			}
 			bad = k
 		case glua.LString:
 		default:
 			bad = k
 		}
-	})
+	}
 	if numeric == len(keys) && maxIndex == len(keys) {
 		return keys, true, nil
 	}
@@ -226,8 +394,45 @@ func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, er
 		}
 		return nil, false, e.fail(path, "mixes key %s with other keys; a table is either a sequence 1..n or has string keys only", keyText(k))
 	}
-	slices.SortFunc(keys, func(a, b glua.LValue) int { return strings.Compare(keyString(a), keyString(b)) })
-	return keys, false, nil
+	if e.buf.full() {
+		return keys, false, nil
+	}
+	return keys, false, e.sortKeys(keys)
+}
+
+// stopSort carries a stop out of a sort's comparison.
+type stopSort struct{ err error }
+
+// sortKeys sorts an object's keys by their string form, looking at the
+// run's stop between comparisons.
+func (e *encoder) sortKeys(keys []glua.LValue) (err error) {
+	type named struct {
+		key  glua.LValue
+		name string
+	}
+	byName := make([]named, len(keys))
+	for i, k := range keys {
+		byName[i] = named{k, keyString(k)}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(stopSort)
+			if !ok {
+				panic(r)
+			}
+			err = stop.err
+		}
+	}()
+	slices.SortFunc(byName, func(a, b named) int {
+		if err := e.tick(); err != nil {
+			panic(stopSort{err})
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for i, n := range byName {
+		keys[i] = n.key
+	}
+	return nil
 }
 
 func firstNumber(keys []glua.LValue) glua.LValue {

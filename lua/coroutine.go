@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/execlua/execlua/internal/toolname"
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -51,6 +52,8 @@ func (s *State) InstallPrelude(host Host) {
 	}
 	create, resume, yield := orig("create"), orig("resume"), orig("yield")
 	prim := L.CreateTable(0, 16)
+	prim.RawSetString("search_name", glua.LString(toolname.ToolSearch))
+	prim.RawSetString("parallel_name", glua.LString(toolname.Parallel))
 	s.register(prim, map[string]glua.LGFunction{
 		"create": func(L *glua.LState) int {
 			s.coroutines++
@@ -134,11 +137,12 @@ func (s *State) InstallPrelude(host Host) {
 			return 2
 		},
 		// reachable says whether tools[name] is a caller: a name of the
-		// pool, or any mcp__ name, which the host then refuses in plain
-		// words (ORCH-4) rather than the script meeting a nil.
+		// pool, or any name with the MCP prefix, which the host then
+		// refuses in plain words (ORCH-4) rather than the script meeting
+		// a nil. This is the one rule that knows the prefix.
 		"reachable": func(L *glua.LState) int {
 			name, ok := L.Get(1).(glua.LString)
-			L.Push(glua.LBool(ok && (host.Known(string(name)) || strings.HasPrefix(string(name), "mcp__"))))
+			L.Push(glua.LBool(ok && (host.Known(string(name)) || strings.HasPrefix(string(name), toolname.MCPPrefix))))
 			return 1
 		},
 	})

@@ -67,7 +67,7 @@ func TestFromGo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g, w := s.Render(got), s.Render(want); g != w {
+			if g, w := renderJSON(s, got), renderJSON(s, want); g != w {
 				t.Errorf("got %s, want %s", g, w)
 			}
 			if g, w := pairsOrder(got), pairsOrder(want); g != w {
@@ -94,7 +94,7 @@ func TestFromGoRefuses(t *testing.T) {
 		"in a sequence": []any{map[string]any{"f": func() {}}},
 	} {
 		if v, err := FromGo(s.L, in); err == nil {
-			t.Errorf("%s: converted to %s, want an error", name, s.Render(v))
+			t.Errorf("%s: converted to %s, want an error", name, renderJSON(s, v))
 		}
 	}
 }

@@ -8,260 +8,70 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/execlua/execlua/internal/jsontext"
 	glua "github.com/yuin/gopher-lua"
 )
 
 // FromJSON builds a fresh Lua value from JSON: objects and arrays become
-// new tables, null becomes nil (a null array element leaves a hole). It
-// decodes straight into Lua values, without the map[string]any that
-// encoding/json would build first: a tool's output is decoded on every
-// nested call. The input is copied once, and every string without escapes
-// is a slice of that copy. Nothing of Go reaches the script.
+// new tables, null becomes nil (a null array element leaves a hole).
+// Reading the JSON is jsontext's, the project's one parser, whose tree
+// sizes each table before it is filled; a tool's output is decoded on
+// every nested call. Nothing of Go reaches the script.
 func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
-	d := &jsonDecoder{L: L, data: raw, text: string(raw)}
-	d.space()
-	v, err := d.value(0)
+	v, err := jsontext.Parse(string(raw))
 	if err != nil {
 		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
 	}
-	if d.space(); d.pos != len(d.data) {
-		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", d.fail("end of input"))
-	}
-	return v, nil
+	return fromValue(L, v)
 }
 
-// maxDecodeDepth matches encoding/json's nesting limit.
-const maxDecodeDepth = 10000
-
-type jsonDecoder struct {
-	L       *glua.LState
-	data    []byte
-	text    string // data, as a string to slice from
-	pos     int
-	members memberStack
-}
-
-// member is one member of an object (key) or array (no key) on its way
-// into a table.
-type member struct {
-	key   string
-	value glua.LValue
-}
-
-// memberStack collects the members of the objects and arrays being built,
-// innermost last, so that each table is made at its final size.
-type memberStack []member
-
-// release drops the members of a finished table from mark on, clearing
-// them so the stack holds on to no value.
-func (m *memberStack) release(mark int) {
-	clear((*m)[mark:])
-	*m = (*m)[:mark]
-}
-
-// objectTable and arrayTable build the table of an object or an array
-// from its members. FromJSON and FromGo both build through them, so both
-// give a script the same values: a null member is left out (a repeated
-// key's last value wins, as in encoding/json), a null element leaves a
-// hole.
-func objectTable(L *glua.LState, members []member) *glua.LTable {
-	t := L.CreateTable(0, len(members))
-	for _, m := range members {
-		t.RawSetString(m.key, m.value)
-	}
-	return t
-}
-
-func arrayTable(L *glua.LState, members []member) *glua.LTable {
-	t := L.CreateTable(len(members), 0)
-	for i, m := range members {
-		t.RawSetInt(i+1, m.value)
-	}
-	return t
-}
-
-func (d *jsonDecoder) fail(want string) error {
-	if d.pos >= len(d.data) {
-		return fmt.Errorf("unexpected end of input, want %s", want)
-	}
-	return fmt.Errorf("unexpected %q at offset %d, want %s", d.data[d.pos], d.pos, want)
-}
-
-func (d *jsonDecoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (d *jsonDecoder) literal(word string, v glua.LValue) (glua.LValue, error) {
-	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
-		return nil, d.fail(word)
-	}
-	d.pos += len(word)
-	return v, nil
-}
-
-func (d *jsonDecoder) value(depth int) (glua.LValue, error) {
-	if depth > maxDecodeDepth {
-		return nil, fmt.Errorf("nested more than %d levels deep", maxDecodeDepth)
-	}
-	if d.pos >= len(d.data) {
-		return nil, d.fail("a value")
-	}
-	switch c := d.data[d.pos]; {
-	case c == '{':
-		return d.object(depth)
-	case c == '[':
-		return d.array(depth)
-	case c == '"':
-		s, err := d.str()
-		return glua.LString(s), err
-	case c == 't':
-		return d.literal("true", glua.LTrue)
-	case c == 'f':
-		return d.literal("false", glua.LFalse)
-	case c == 'n':
-		return d.literal("null", glua.LNil)
-	case c == '-' || c >= '0' && c <= '9':
-		return d.number()
-	}
-	return nil, d.fail("a value")
-}
-
-func (d *jsonDecoder) object(depth int) (glua.LValue, error) {
-	mark := len(d.members)
-	defer d.members.release(mark)
-	for more := d.open('}'); more; {
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return nil, d.fail("a field name")
-		}
-		key, err := d.str()
-		if err != nil {
-			return nil, err
-		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, d.fail("':'")
-		}
-		d.pos++
-		d.space()
-		v, err := d.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		d.members = append(d.members, member{key, v})
-		if more, err = d.next('}'); err != nil {
-			return nil, err
-		}
-	}
-	return objectTable(d.L, d.members[mark:]), nil
-}
-
-func (d *jsonDecoder) array(depth int) (glua.LValue, error) {
-	mark := len(d.members)
-	defer d.members.release(mark)
-	for more := d.open(']'); more; {
-		v, err := d.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		d.members = append(d.members, member{value: v})
-		if more, err = d.next(']'); err != nil {
-			return nil, err
-		}
-	}
-	return arrayTable(d.L, d.members[mark:]), nil
-}
-
-// open steps past the opening bracket and reports whether members follow
-// (false for an empty object or array, whose closing bracket it consumes).
-func (d *jsonDecoder) open(closing byte) bool {
-	d.pos++
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == closing {
-		d.pos++
-		return false
-	}
-	return true
-}
-
-// next reads what follows a member: ',' when more follow, or the closing
-// bracket.
-func (d *jsonDecoder) next(closing byte) (bool, error) {
-	d.space()
-	if d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.space()
-			return true, nil
-		case closing:
-			d.pos++
-			return false, nil
-		}
-	}
-	return false, d.fail(fmt.Sprintf("',' or '%c'", closing))
-}
-
-// str reads a string; one without escapes is sliced as it is, one with
-// escapes is handed to encoding/json, which knows surrogate pairs.
-func (d *jsonDecoder) str() (string, error) {
-	start := d.pos
-	d.pos++
-	escaped := false
-	for d.pos < len(d.data) {
-		switch c := d.data[d.pos]; {
-		case c == '"':
-			d.pos++
-			if !escaped {
-				return d.text[start+1 : d.pos-1], nil
+func fromValue(L *glua.LState, v *jsontext.Value) (glua.LValue, error) {
+	switch v.Kind {
+	case 'o':
+		t := L.CreateTable(0, len(v.Members))
+		for _, m := range v.Members {
+			item, err := fromValue(L, m.Value)
+			if err != nil {
+				return glua.LNil, err
 			}
-			var s string
-			if err := json.Unmarshal(d.data[start:d.pos], &s); err != nil {
-				return "", err
+			setMember(t, m.Key, item)
+		}
+		return t, nil
+	case 'a':
+		t := L.CreateTable(len(v.Members), 0)
+		for i, m := range v.Members {
+			item, err := fromValue(L, m.Value)
+			if err != nil {
+				return glua.LNil, err
 			}
-			return s, nil
-		case c == '\\':
-			escaped = true
-			d.pos += 2
-		case c < 0x20:
-			return "", d.fail("no control character in a string")
-		default:
-			d.pos++
+			setElement(t, i, item)
 		}
-	}
-	return "", d.fail("the end of the string")
-}
-
-func (d *jsonDecoder) number() (glua.LValue, error) {
-	start := d.pos
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-			d.pos++
-			continue
+		return t, nil
+	case 's':
+		return glua.LString(v.Str), nil
+	case 'n':
+		if f, ok := smallInteger(v.Str); ok {
+			return number(f), nil
 		}
-		break
-	}
-	text := d.text[start:d.pos]
-	if f, ok := smallInteger(text); ok {
+		f, err := strconv.ParseFloat(v.Str, 64)
+		if err != nil {
+			return glua.LNil, fmt.Errorf("tool output is not valid JSON: number %s does not fit a float64", v.Str)
+		}
 		return number(f), nil
+	case 'b':
+		return glua.LBool(v.Bool), nil
 	}
-	if !json.Valid(d.data[start:d.pos]) {
-		d.pos = start
-		return nil, d.fail("a number")
-	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		return nil, fmt.Errorf("number %s does not fit a float64", text)
-	}
-	return glua.LNumber(f), nil
+	return glua.LNil, nil
 }
+
+// setMember and setElement put one member of an object or element of an
+// array into its table. FromJSON and FromGo both build through them, so a
+// script gets the same value either way: a null member is left out (a
+// repeated key's last value wins, as in encoding/json), a null element
+// leaves a hole.
+func setMember(t *glua.LTable, key string, v glua.LValue) { t.RawSetString(key, v) }
+
+func setElement(t *glua.LTable, i int, v glua.LValue) { t.RawSetInt(i+1, v) }
 
 // smallInteger reads a JSON integer of at most 15 digits (which a float64
 // holds exactly), the common case, without the general number path.
@@ -304,13 +114,13 @@ func FromGo(L *glua.LState, v any) (glua.LValue, error) {
 }
 
 type goConverter struct {
-	L       *glua.LState
-	members memberStack
+	L    *glua.LState
+	keys []string // of the maps being converted, innermost last
 }
 
 func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
-	if depth > maxDecodeDepth {
-		return nil, fmt.Errorf("nested more than %d levels deep", maxDecodeDepth)
+	if depth > jsontext.MaxNesting {
+		return nil, fmt.Errorf("nested more than %d levels deep", jsontext.MaxNesting)
 	}
 	switch v := v.(type) {
 	case nil:
@@ -322,29 +132,34 @@ func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
 	case float64:
 		return goNumber(v)
 	case map[string]any:
-		mark := len(c.members)
-		defer c.members.release(mark)
-		for k, item := range v {
-			lv, err := c.value(item, depth+1)
+		// In sorted order, as encoding/json writes a map, so that pairs
+		// walks the keys as it would the host's JSON of the same value.
+		mark := len(c.keys)
+		defer func() { c.keys = c.keys[:mark] }()
+		for k := range v {
+			c.keys = append(c.keys, k)
+		}
+		keys := c.keys[mark:]
+		slices.Sort(keys)
+		t := c.L.CreateTable(0, len(keys))
+		for _, k := range keys {
+			lv, err := c.value(v[k], depth+1)
 			if err != nil {
 				return nil, err
 			}
-			c.members = append(c.members, member{k, lv})
+			setMember(t, k, lv)
 		}
-		own := c.members[mark:]
-		slices.SortFunc(own, func(a, b member) int { return strings.Compare(a.key, b.key) })
-		return objectTable(c.L, own), nil
+		return t, nil
 	case []any:
-		mark := len(c.members)
-		defer c.members.release(mark)
-		for _, item := range v {
+		t := c.L.CreateTable(len(v), 0)
+		for i, item := range v {
 			lv, err := c.value(item, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			c.members = append(c.members, member{value: lv})
+			setElement(t, i, lv)
 		}
-		return arrayTable(c.L, c.members[mark:]), nil
+		return t, nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(v), 64)
 		if err != nil || !json.Valid([]byte(v)) {
@@ -370,8 +185,11 @@ func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &jsonDecoder{L: c.L, data: raw, text: string(raw)}
-	return d.value(depth)
+	parsed, err := jsontext.Parse(string(raw))
+	if err != nil {
+		return nil, err
+	}
+	return fromValue(c.L, parsed)
 }
 
 // goNumber refuses what JSON cannot hold, as encoding/json would.

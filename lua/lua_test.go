@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,9 +43,15 @@ func eval(t testing.TB, expr string) (string, error) {
 	values, _ := s.Results()
 	parts := make([]string, len(values))
 	for i, v := range values {
-		parts[i] = s.Render(v)
+		parts[i] = renderJSON(s, v)
 	}
 	return strings.Join(parts, " "), nil
+}
+
+// renderJSON is RenderCut with room for any test value.
+func renderJSON(s *State, v glua.LValue) string {
+	text, _, _ := s.RenderCut(v, 1<<20)
+	return text
 }
 
 // The pattern matcher against results C Lua 5.1 gives.
@@ -195,7 +204,7 @@ func TestFromJSON(t *testing.T) {
 	if tbl.RawGetString("b") != glua.LNil || tbl.RawGetString("a").(*glua.LTable).RawGetInt(2) != glua.LNil {
 		t.Error("null must be nil")
 	}
-	if got := s.Render(v); got != `{"a":{"1":1,"3":3},"c":{"d":"e"},"f":1.5}` {
+	if got := renderJSON(s, v); got != `{"a":{"1":1,"3":3},"c":{"d":"e"},"f":1.5}` {
 		t.Errorf("render %s", got)
 	}
 	if _, err := FromJSON(s.L, []byte(`{"a":`)); err == nil {
@@ -236,8 +245,8 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-// FuzzFromJSON: the direct decoder accepts exactly what encoding/json
-// accepts and builds the same value.
+// FuzzFromJSON: FromJSON accepts exactly what encoding/json accepts and
+// builds the same value as FromGo does from encoding/json's decoding.
 func FuzzFromJSON(f *testing.F) {
 	for _, seed := range []string{`{"a":[1,null,{"b":"\u00e9\n"}],"c":-1.5e3}`, `[]`, `"x"`, `{"a":}`, `[1,]`, `01`, `"\ud83d\ude00"`, `1e400`, ` {"k" : true } `} {
 		f.Add([]byte(seed))
@@ -254,11 +263,10 @@ func FuzzFromJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// Compared through JSON, which folds the one intended difference:
-		// invalid UTF-8 stays raw bytes in Lua but is U+FFFD for encoding/json.
+		// Compared through JSON, as Lua tables have no order.
 		var a, b any
-		_ = json.Unmarshal([]byte(s.Render(got)), &a)
-		_ = json.Unmarshal([]byte(s.Render(fromGo(s.L, ref))), &b)
+		_ = json.Unmarshal([]byte(renderJSON(s, got)), &a)
+		_ = json.Unmarshal([]byte(renderJSON(s, fromGo(s.L, ref))), &b)
 		if diff := cmp.Diff(b, a); diff != "" {
 			t.Fatalf("%q (-want +got):\n%s", data, diff)
 		}
@@ -324,6 +332,99 @@ func TestExplainCalls(t *testing.T) {
 	} {
 		if got := script.Explain(msg); got != want {
 			t.Errorf("Explain(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// allocated is how many bytes the process has allocated so far.
+func allocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// Class 2: builtins check the size of what one step would build before
+// building it; ranges that overflow are refused, not looped over.
+func TestSingleStepsAreBounded(t *testing.T) {
+	for expr, want := range map[string]string{
+		`string.gsub(("x"):rep(2^20), ".+", ("%0"):rep(1000))`:  "resulting string too large",
+		`string.gsub(("x"):rep(2^20), "(.+)", ("%1"):rep(100))`: "resulting string too large",
+		`unpack({}, 0/0)`:                         "no integer representation",
+		`unpack({}, 1, 0/0)`:                      "no integer representation",
+		`unpack({}, -2^62, 2^62)`:                 "too many results",
+		`unpack({}, -2^63, 2^63)`:                 "too many results",
+		`table.unpack({1}, 2^62, -2^62)`:          "",
+		`table.insert({}, 2^26 - 1, true)`:        "position out of bounds",
+		`table.insert({}, 0/0, true)`:             "no integer representation",
+		`table.insert({1}, 3, true)`:              "position out of bounds",
+		`rawset({}, 2^26 - 1, true)`:              "this far past",
+		`rawset({}, 0/0, true)`:                   "NaN",
+		`select("#", table.insert({1, 2}, 1, 0))`: "",
+	} {
+		runtime.GC()
+		before := allocated()
+		_, err := eval(t, expr)
+		if built := allocated() - before; built > 16<<20 {
+			t.Errorf("%s allocated %d MiB", expr, built>>20)
+		}
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", expr, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: err = %v, want %q", expr, err, want)
+		}
+	}
+	for expr, want := range map[string]string{
+		`(function() local t = {1, 2} table.insert(t, 1, 0) table.insert(t, 4, 3) return t end)()`: "[0,1,2,3]",
+		`rawset({}, 3, "x")[3]`:  `"x"`,
+		`unpack({1, 2, 3}, 2.7)`: "2 3",
+	} {
+		if got, err := eval(t, expr); err != nil || got != want {
+			t.Errorf("%s = %s, %v; want %s", expr, got, err, want)
+		}
+	}
+}
+
+// repeated is prefix, then body(i) for i = 0, 1, ... until size bytes, then
+// suffix.
+func repeated(prefix string, size int, body func(i int) string, suffix string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(body(i))
+	}
+	b.WriteString(suffix)
+	return b.String()
+}
+
+// Class 3: sources that would keep gopher-lua's compiler busy for seconds
+// are refused by cheap measures, with a message saying which.
+func TestCompileLimits(t *testing.T) {
+	const size = 250 << 10
+	itoa := strconv.Itoa
+	for name, c := range map[string]struct{ src, want string }{
+		"constants":      {repeated("local t = {", size, func(i int) string { return itoa(i) + "," }, "}"), "script:1: a function uses more than 10000 distinct constants"},
+		"globals":        {repeated("", size, func(i int) string { return "x" + itoa(i) + " = 1\n" }, ""), "distinct constants"},
+		"strings":        {repeated("", size, func(i int) string { return "local _ = '" + itoa(i) + "'\n" }, ""), "distinct constants"},
+		"calls_one_line": {repeated("", size/3, func(i int) string { return "f" + itoa(i%3000) + "() " }, ""), ""},
+		"nested_blocks":  {strings.Repeat("do ", 20000) + strings.Repeat("end ", 20000), "script:1: the script nests blocks, functions or expressions more than 200 levels deep"},
+		"nested_ifs":     {strings.Repeat("if x then ", 20000) + strings.Repeat("end ", 20000), "more than 200 levels"},
+		"nested_funcs":   {"return " + strings.Repeat("function() return ", 20000) + "1" + strings.Repeat(" end", 20000), "more than 200 levels"},
+		"nested_tables":  {"return " + strings.Repeat("{", 20000) + strings.Repeat("}", 20000), "more than 200 levels"},
+		"nested_powers":  {"return 2" + strings.Repeat("^2", 20000), "more than 200 levels"},
+		"long_sum":       {"return 1" + strings.Repeat(" + 1", 20000), ""},
+		"long_elseif":    {"if x then" + strings.Repeat(" elseif x then", 2000) + " end", ""},
+	} {
+		start := time.Now()
+		_, err := Compile(c.src)
+		if elapsed := time.Since(start); elapsed > slowdown*time.Second {
+			t.Errorf("%s: compiling took %v", name, elapsed)
+		}
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: err = %v, want %q", name, err, c.want)
 		}
 	}
 }

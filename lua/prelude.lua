@@ -232,7 +232,7 @@ end
 
 -- callers holds a function for each name the script has reached; tools
 -- reads through it, so only the first use of a name runs any code.
-local callers = setmetatable({ parallel = parallel, ToolSearch = caller("ToolSearch") }, {
+local callers = setmetatable({ [prim.parallel_name] = parallel, [prim.search_name] = caller(prim.search_name) }, {
 	__index = function(callers, name)
 		if reachable(name) then
 			local f = caller(name)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/execlua/execlua/internal/jsonschema"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // Schema is a tool's input JSON Schema, parsed once per run. It is used
@@ -17,7 +19,7 @@ type Schema struct {
 }
 
 // schemaNode is one position in a Schema; nil declares nothing.
-type schemaNode = jsonschema.Value
+type schemaNode = jsontext.Value
 
 // ParseSchema parses a JSON Schema; empty input gives a nil *Schema, which
 // is valid and declares nothing.
@@ -25,7 +27,7 @@ func ParseSchema(raw json.RawMessage) (*Schema, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	root, err := jsonschema.ParseJSON(string(raw))
+	root, err := jsontext.Parse(string(raw))
 	if err != nil {
 		return nil, fmt.Errorf("input schema is not valid JSON: %w", err)
 	}

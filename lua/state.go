@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
 
 	glua "github.com/yuin/gopher-lua"
@@ -23,8 +22,14 @@ type Options struct {
 	// a whole thread state (about 10 KB), so this bounds what a script can
 	// hold on to.
 	MaxCoroutines int
-	// Print receives each line the script prints. Nil discards them.
-	Print func(line string)
+	// Print receives each line the script prints, cut at PrintRoom
+	// characters, and the line's full length in characters. Nil discards
+	// them.
+	Print func(line string, chars int)
+	// PrintRoom, when set, says how many more characters of printed text
+	// are worth keeping: print builds no more of a line than that and only
+	// counts the rest. Nil keeps MaxStringBytes characters of a line.
+	PrintRoom func() int
 	// OnCrash is called once when a Go function of the environment panics;
 	// the sandbox uses it to stop the run and throw the state away.
 	OnCrash func(err error)
@@ -148,7 +153,7 @@ var removedGlobals = map[string]string{
 // baseAllowlist is what the script keeps of gopher-lua's base library; the
 // rest of it is replaced or dropped.
 var baseAllowlist = []string{
-	"assert", "next", "rawequal", "rawget", "rawset", "select", "tonumber", "type",
+	"assert", "next", "rawequal", "rawget", "select", "tonumber", "type",
 }
 
 // libraries are the gopher-lua libraries a script gets, read once from a
@@ -201,6 +206,7 @@ func (s *State) openLibs() {
 		"unpack":       s.unpack,
 		"ipairs":       s.ipairs,
 		"pairs":        s.pairs,
+		"rawset":       s.rawset,
 	})
 	s.openString(tables["string"])
 	s.openTable(tables["table"])
@@ -377,19 +383,28 @@ func where(L *glua.LState, level int) string {
 // print writes one line: its arguments as tostring shows them, joined by
 // tabs, except that tables are shown as compact JSON (the contract's
 // rendering, which invokes no metamethod) rather than as "table: 0x...".
+// Only what fits the log's room is built; the rest is counted.
 func (s *State) print(L *glua.LState) int {
-	n := L.GetTop()
-	parts := make([]string, n)
-	for i := 1; i <= n; i++ {
+	keep := s.opts.MaxStringBytes
+	if s.opts.PrintRoom != nil {
+		keep = s.opts.PrintRoom()
+	}
+	e := s.lenient(keep)
+	for i := 1; i <= L.GetTop(); i++ {
+		if i > 1 {
+			e.buf.WriteByte('\t')
+		}
 		v := L.Get(i)
-		if t, ok := v.(*glua.LTable); ok {
-			parts[i-1] = s.Render(t)
+		if _, ok := v.(*glua.LTable); ok {
+			if err := e.encode(v, nil, nil, "", 0); err != nil {
+				L.RaiseError("%s", err.Error())
+			}
 			continue
 		}
-		parts[i-1] = s.tostringValue(L, v)
+		e.buf.WriteString(s.tostringValue(L, v))
 	}
 	if s.opts.Print != nil {
-		s.opts.Print(strings.Join(parts, "\t"))
+		s.opts.Print(e.buf.buf.String(), e.buf.chars)
 	}
 	return 0
 }
@@ -436,18 +451,57 @@ func (s *State) setmetatable(L *glua.LState) int {
 
 func (s *State) unpack(L *glua.LState) int {
 	t := L.CheckTable(1)
-	i := L.OptInt(2, 1)
-	j := L.OptInt(3, t.Len())
+	i := intArg(L, 2, 1)
+	j := intArg(L, 3, float64(t.Len()))
 	if i > j {
 		return 0
 	}
+	// In floats, so that ranges such as -2^62..2^62 cannot overflow.
 	if j-i >= maxResults {
 		L.RaiseError("too many results to unpack")
 	}
-	for k := i; k <= j; k++ {
+	for k := int(i); k <= int(j); k++ {
 		L.Push(t.RawGetInt(k))
 	}
-	return j - i + 1
+	return int(j-i) + 1
+}
+
+// intArg is optional integer argument n, truncated as C Lua does, as a
+// float64 so that arithmetic on it cannot overflow; NaN is refused (Go's
+// int conversion of NaN is the most negative int).
+func intArg(L *glua.LState, n int, def float64) float64 {
+	f := float64(L.OptNumber(n, glua.LNumber(def)))
+	if gomath.IsNaN(f) {
+		L.ArgError(n, "number has no integer representation")
+	}
+	return gomath.Trunc(f)
+}
+
+// farIndex is how far past a table's length rawset may write an integer
+// key: gopher-lua fills every array slot up to such a key
+// in one step (see docs/rough_edges.md for t[k] = v, which the VM does).
+const farIndex = 1 << 16
+
+// rawset refuses what would make gopher-lua fill a huge array part, or
+// store a NaN or nil key.
+func (s *State) rawset(L *glua.LState) int {
+	t := L.CheckTable(1)
+	k, v := L.CheckAny(2), L.CheckAny(3)
+	switch k := k.(type) {
+	case *glua.LNilType:
+		L.RaiseError("table index is nil")
+	case glua.LNumber:
+		f := float64(k)
+		if gomath.IsNaN(f) {
+			L.RaiseError("table index is NaN")
+		}
+		if f == gomath.Trunc(f) && f < float64(glua.MaxArrayIndex) && f > float64(t.Len()+farIndex) {
+			L.RaiseError("rawset cannot store integer key %s this far past the table's length (%d)", numberString(f), t.Len())
+		}
+	}
+	t.RawSet(k, v)
+	L.SetTop(1)
+	return 1
 }
 
 // ipairs and pairs are the plain 5.1 iterators; they are redefined only so

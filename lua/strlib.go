@@ -241,19 +241,21 @@ func (s *State) addReplacement(L *glua.LState, m *matcher, out *strings.Builder,
 				continue
 			}
 			i++
+			piece := string(news[i])
 			switch d := news[i]; {
 			case d == '0':
-				out.WriteString(whole)
+				piece = whole
 			case d >= '1' && d <= '9':
 				c := m.capture(int(d-'1'), start, end)
+				piece = c.str
 				if c.position {
-					out.WriteString(strconv.Itoa(c.pos))
-				} else {
-					out.WriteString(c.str)
+					piece = strconv.Itoa(c.pos)
 				}
-			default:
-				out.WriteByte(d)
 			}
+			// Checked before it is written: "%0%0%0..." repeats the
+			// match as often as the replacement asks.
+			s.checkSize(L, out.Len()+len(piece))
+			out.WriteString(piece)
 		}
 		return
 	case *glua.LTable:

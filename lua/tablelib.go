@@ -7,7 +7,8 @@ import (
 	glua "github.com/yuin/gopher-lua"
 )
 
-// openTable replaces table.concat (size-capped) and table.sort (stoppable).
+// openTable replaces table.concat (size-capped), table.sort (stoppable)
+// and table.insert (which would fill the array part up to a far position).
 //
 // table.pack and table.unpack are Lua 5.2's; models trained on newer Lua
 // write them, and they cost nothing.
@@ -16,6 +17,7 @@ func (s *State) openTable(tbl *glua.LTable) {
 		"concat": s.tableConcat,
 		"sort":   s.tableSort,
 		"unpack": s.unpack,
+		"insert": s.tableInsert,
 		"pack": func(L *glua.LState) int {
 			n := L.GetTop()
 			t := L.CreateTable(n, 1)
@@ -27,6 +29,28 @@ func (s *State) openTable(tbl *glua.LTable) {
 			return 1
 		},
 	})
+}
+
+// tableInsert is table.insert with Lua 5.2's bound on the position:
+// gopher-lua would fill every slot up to a far position in one step (a
+// gigabyte for t[2^26 - 1]).
+func (s *State) tableInsert(L *glua.LState) int {
+	t := L.CheckTable(1)
+	switch L.GetTop() {
+	case 2:
+		t.Append(L.Get(2))
+		return 0
+	case 3:
+	default:
+		L.RaiseError("wrong number of arguments to 'insert'")
+	}
+	n := t.Len()
+	pos := intArg(L, 2, 0)
+	if pos < 1 || pos > float64(n+1) {
+		L.ArgError(2, "position out of bounds")
+	}
+	t.Insert(int(pos), L.Get(3))
+	return 0
 }
 
 func (s *State) tableConcat(L *glua.LState) int {

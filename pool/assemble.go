@@ -4,20 +4,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/execlua/execlua/internal/toolname"
 )
 
 // The names the sandbox assigns on its tools table. A pool tool with one of
 // these names would be silently shadowed there, so Assemble refuses it.
 const (
-	SearchName   = "ToolSearch"
-	ParallelName = "parallel"
+	SearchName   = toolname.ToolSearch
+	ParallelName = toolname.Parallel
 )
 
 // Errors Assemble reports, wrapped in a *NameError that names the tool.
 var (
 	ErrEmptyName     = errors.New("name is empty")
 	ErrDuplicateName = errors.New("name is registered more than once")
-	ErrReservedName  = errors.New("name is reserved on the sandbox's tools table (tools.ToolSearch, tools.parallel)")
+	ErrReservedName  = errors.New("name is reserved on the sandbox's tools table (tools." + SearchName + ", tools." + ParallelName + ")")
 )
 
 // NameError says which tool made Assemble fail; errors.Is matches its Err.
@@ -29,9 +31,15 @@ type NameError struct {
 func (e *NameError) Error() string { return fmt.Sprintf("pool: tool %q: %v", e.Name, e.Err) }
 func (e *NameError) Unwrap() error { return e.Err }
 
-// Options are the host's settings and permissions. The zero value (and nil)
-// means: Exec enabled, no non-deferred lists, nothing denied.
+// Options are the host's policy, settings and permissions. The zero value
+// (and nil) means: Exec enabled, nothing exempt, no non-deferred lists,
+// nothing denied.
 type Options struct {
+	// Exempt names tools the host never defers, whatever they ask: for a
+	// coding agent the core loop it calls every turn, where wrapping each
+	// call in a script would cost more than the schemas save (package
+	// host/preset has that list). Exec itself is always exempt.
+	Exempt []string
 	// DisableExec is enableExec: false. Exec is then not declared and every
 	// permitted tool is declared flat.
 	DisableExec bool

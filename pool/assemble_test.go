@@ -13,7 +13,7 @@ import (
 // pool tool; there is no size threshold.
 func TestPOOL1_ExecReplacesPoolTools(t *testing.T) {
 	t.Run("builtins and MCP", func(t *testing.T) {
-		tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("srv", "store"))
+		tools := append(defaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("srv", "store"))
 		a := mustAssemble(t, tools, nil)
 		if diff := cmp.Diff(append([]string{ExecName}, coreNames...), declNames(a.Tools)); diff != "" {
 			t.Errorf("tools[] (-want +got):\n%s", diff)
@@ -40,7 +40,7 @@ func TestPOOL1_ExecReplacesPoolTools(t *testing.T) {
 // POOL-2: no MCP server at all; the deferred builtins alone make the pool, so
 // Exec is declared.
 func TestPOOL2_BuiltinsAloneMakeAPool(t *testing.T) {
-	a := mustAssemble(t, DefaultBuiltins(), nil)
+	a := mustAssemble(t, defaultBuiltins(), nil)
 	if a.Exec != ExecDeclared || a.Tools[0].Name != ExecName {
 		t.Fatalf("Exec = %v, tools[] = %v; want Exec declared first", a.Exec, declNames(a.Tools))
 	}
@@ -53,7 +53,7 @@ func TestPOOL2_BuiltinsAloneMakeAPool(t *testing.T) {
 // deferred or the non-deferred list exempts everything that does.
 func TestPOOL3_EmptyPoolNoExec(t *testing.T) {
 	t.Run("nothing deferred", func(t *testing.T) {
-		a := mustAssemble(t, []Tool{builtin("Read", true), builtin("Agent", false)}, nil)
+		a := mustAssemble(t, []Tool{builtin("Read", true), builtin("Agent", false)}, coreExempt())
 		if diff := cmp.Diff([]string{"Read", "Agent"}, declNames(a.Tools)); diff != "" {
 			t.Errorf("tools[] (-want +got):\n%s", diff)
 		}
@@ -62,7 +62,7 @@ func TestPOOL3_EmptyPoolNoExec(t *testing.T) {
 		}
 	})
 	t.Run("list exempts everything", func(t *testing.T) {
-		a := mustAssemble(t, DefaultBuiltins(), &Options{LocalNonDeferred: deferredNames})
+		a := mustAssemble(t, defaultBuiltins(), &Options{LocalNonDeferred: deferredNames})
 		if diff := cmp.Diff(append(slices.Clone(coreNames), deferredNames...), declNames(a.Tools)); diff != "" {
 			t.Errorf("tools[] (-want +got):\n%s", diff)
 		}
@@ -123,7 +123,7 @@ func TestPOOL5_MCPPooledUnlessAlwaysLoad(t *testing.T) {
 // not declared, and every pool tool is declared flat and callable: exactly
 // what switching Exec off gives.
 func TestPOOL6_FLAG6_ExecDeniedDeclaresAllFlat(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"))
 	denied := mustAssemble(t, tools, &Options{Denied: denyNames(ExecName)})
 	off := mustAssemble(t, tools, &Options{DisableExec: true})
 	if denied.Exec != ExecDenied {
@@ -149,7 +149,7 @@ func TestPOOL6_FLAG6_ExecDeniedDeclaresAllFlat(t *testing.T) {
 // builtins are declared flat, byte-exact, in registration order, and remain
 // available.
 func TestPOOL7_FLAG3_ExecOffDeclaresAllFlat(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("other", "get-item"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("other", "get-item"))
 	a := mustAssemble(t, tools, &Options{DisableExec: true})
 	want := []Declaration{}
 	for _, tool := range tools {
@@ -180,7 +180,7 @@ func TestPOOL8_MCPStateNeverChangesToolsArray(t *testing.T) {
 		"odd tool names": {mcpTool("a__b", "get-item"), mcpTool("x", "v1.list")},
 	}
 	want := []Declaration{execDecl}
-	for _, b := range DefaultBuiltins()[:len(coreNames)] {
+	for _, b := range defaultBuiltins()[:len(coreNames)] {
 		want = append(want, b.Declaration())
 	}
 	wantBytes, err := json.Marshal(want)
@@ -188,7 +188,7 @@ func TestPOOL8_MCPStateNeverChangesToolsArray(t *testing.T) {
 		t.Fatal(err)
 	}
 	for state, mcp := range states {
-		a := mustAssemble(t, append(DefaultBuiltins(), mcp...), nil)
+		a := mustAssemble(t, append(defaultBuiltins(), mcp...), nil)
 		got, err := json.Marshal(a.Tools)
 		if err != nil {
 			t.Fatal(err)
@@ -211,7 +211,7 @@ func TestPOOL8_MCPStateNeverChangesToolsArray(t *testing.T) {
 // POOL-9: one deny filter for flat declarations and the pool: a denied tool
 // is in neither, whatever its verdict and whether or not Exec is on.
 func TestPOOL9_DeniedToolsNowhere(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("srv", "drop"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("srv", "drop"))
 	deny := denyNames("mcp__srv__drop", "WebFetch", "Bash")
 	for _, opts := range []*Options{{Denied: deny}, {Denied: deny, DisableExec: true}} {
 		a := mustAssemble(t, tools, opts)
@@ -233,11 +233,11 @@ func TestPOOL9_DeniedToolsNowhere(t *testing.T) {
 // that run: a server connected since the announcement is callable, a
 // disconnected one is not.
 func TestPOOL10_ReachRecomputedEachRun(t *testing.T) {
-	announced := mustAssemble(t, append(DefaultBuiltins(), mcpTool("old", "get")), nil)
+	announced := mustAssemble(t, append(defaultBuiltins(), mcpTool("old", "get")), nil)
 	if _, pooled, _ := announced.Lookup("mcp__old__get"); !pooled {
 		t.Fatal("mcp__old__get not in the first pool")
 	}
-	now := mustAssemble(t, append(DefaultBuiltins(), mcpTool("new", "put")), nil)
+	now := mustAssemble(t, append(defaultBuiltins(), mcpTool("new", "put")), nil)
 	if _, pooled, _ := now.Lookup("mcp__new__put"); !pooled {
 		t.Error("a server connected since the announcement is not reachable")
 	}
@@ -250,7 +250,7 @@ func TestPOOL10_ReachRecomputedEachRun(t *testing.T) {
 // registered, permitted set (flat ∪ pool, plus Exec when declared), never for
 // tools[].
 func TestPOOL11_AvailableIsReachableNotDeclared(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("srv", "secret"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"), mcpTool("srv", "secret"))
 	a := mustAssemble(t, tools, &Options{Denied: denyNames("mcp__srv__secret")})
 	got := map[string]bool{}
 	for _, name := range []string{ExecName, "Read", "TaskCreate", "mcp__srv__fetch", "mcp__srv__secret", "NoSuchTool", ""} {
@@ -277,7 +277,7 @@ func TestPOOL12_NonDeferredListsMoveToolsFlat(t *testing.T) {
 		{LocalNonDeferred: []string{"WebFetch", "LSP"}},
 		{RemoteNonDeferred: []string{"LSP"}, LocalNonDeferred: []string{"WebFetch"}},
 	} {
-		a := mustAssemble(t, DefaultBuiltins(), opts)
+		a := mustAssemble(t, defaultBuiltins(), opts)
 		wantTools := append([]string{ExecName}, coreNames...)
 		wantTools = append(wantTools, "WebFetch", "LSP")
 		if diff := cmp.Diff(wantTools, declNames(a.Tools)); diff != "" {
@@ -299,12 +299,12 @@ func TestPOOL13_GuidanceFollowsReachableSet(t *testing.T) {
 		{Tool: "NotebookEdit", Line: "Edit notebooks with NotebookEdit."},
 		{Tool: ExecName, Line: "Batch calls to catalogued tools in one Exec script."},
 	}
-	a := mustAssemble(t, DefaultBuiltins(), &Options{Denied: denyNames("WebSearch")})
+	a := mustAssemble(t, defaultBuiltins(), &Options{Denied: denyNames("WebSearch")})
 	want := []string{lines[0].Line, lines[1].Line, lines[4].Line}
 	if diff := cmp.Diff(want, a.Guidance(lines)); diff != "" {
 		t.Errorf("guidance with TaskCreate pooled (-want +got):\n%s", diff)
 	}
-	off := mustAssemble(t, DefaultBuiltins(), &Options{DisableExec: true, Denied: denyNames("WebSearch")})
+	off := mustAssemble(t, defaultBuiltins(), &Options{DisableExec: true, Denied: denyNames("WebSearch")})
 	if diff := cmp.Diff(want[:2], off.Guidance(lines)); diff != "" {
 		t.Errorf("guidance with Exec off (-want +got):\n%s", diff)
 	}
@@ -313,7 +313,7 @@ func TestPOOL13_GuidanceFollowsReachableSet(t *testing.T) {
 // FLAG-7: exempting one builtin returns it to tools[] without switching Exec
 // off; the rest of the pool stays.
 func TestFLAG7_ExemptOneBuiltinKeepsExec(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"))
 	before := mustAssemble(t, tools, nil)
 	after := mustAssemble(t, tools, &Options{LocalNonDeferred: []string{"TaskCreate"}})
 	if after.Exec != ExecDeclared || after.Tools[0].Name != ExecName {
@@ -423,7 +423,7 @@ func TestDeclaration(t *testing.T) {
 // The zero Options are the documented defaults: Exec on, nothing listed,
 // nothing denied; nil means the same.
 func TestNilOptionsAreZeroOptions(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"))
 	if diff := cmp.Diff(mustAssemble(t, tools, &Options{}), mustAssemble(t, tools, nil), cmp.AllowUnexported(Assembly{}, slot{})); diff != "" {
 		t.Errorf("(-zero +nil):\n%s", diff)
 	}
@@ -448,7 +448,7 @@ func TestExecStatus(t *testing.T) {
 
 // The announcement's names are the pool's, in registration order.
 func TestPoolNames(t *testing.T) {
-	a := mustAssemble(t, append(DefaultBuiltins(), mcpTool("srv", "fetch")), &Options{Denied: denyNames("LSP")})
+	a := mustAssemble(t, append(defaultBuiltins(), mcpTool("srv", "fetch")), &Options{Denied: denyNames("LSP")})
 	want := slices.DeleteFunc(append(slices.Clone(deferredNames), "mcp__srv__fetch"), func(n string) bool { return n == "LSP" })
 	if diff := cmp.Diff(want, a.PoolNames()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

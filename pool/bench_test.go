@@ -8,7 +8,7 @@ import (
 // benchRegistry is a 1,000-tool registry: the default builtins plus MCP
 // tools from 20 servers, one in ten denied, a few pinned with alwaysLoad.
 func benchRegistry() ([]Tool, *Options) {
-	tools := DefaultBuiltins()
+	tools := defaultBuiltins()
 	for i := 0; len(tools) < 1000; i++ {
 		t := mcpTool(fmt.Sprintf("server%02d", i%20), fmt.Sprintf("tool_%d", i))
 		t.AlwaysLoad = i%97 == 0

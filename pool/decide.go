@@ -1,10 +1,14 @@
 package pool
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/execlua/execlua/internal/toolname"
+)
 
 // ExecName is the name of the Exec tool. It is never deferred: it is the way
 // into the pool, so it cannot be inside it.
-const ExecName = "Exec"
+const ExecName = toolname.Exec
 
 // Reason names the rule of the deferral table that decided a tool.
 type Reason int
@@ -13,8 +17,7 @@ type Reason int
 const (
 	// ReasonAlwaysLoad: the tool set AlwaysLoad; not deferred.
 	ReasonAlwaysLoad Reason = iota
-	// ReasonExempt: the engine keeps this name flat (Exec and the core
-	// loop); not deferred.
+	// ReasonExempt: Exec, or a name in Options.Exempt; not deferred.
 	ReasonExempt
 	// ReasonRemoteList: a builtin named in Options.RemoteNonDeferred; not
 	// deferred.
@@ -33,7 +36,7 @@ func (r Reason) String() string {
 	case ReasonAlwaysLoad:
 		return "alwaysLoad"
 	case ReasonExempt:
-		return "engine-exempt"
+		return "exempt"
 	case ReasonRemoteList:
 		return "remote non-deferred list"
 	case ReasonLocalList:
@@ -53,8 +56,8 @@ type Decision struct {
 }
 
 // Decide is the deferral table: it says whether t goes into the pool (before
-// permissions are applied). It reads only opts' non-deferred lists, never MCP
-// connection state, so a builtin's verdict cannot change when servers come
+// permissions are applied). It reads only opts' exempt and non-deferred
+// lists, never MCP connection state, so a builtin's verdict cannot change when servers come
 // and go.
 //
 // The non-deferred lists name builtins only: an MCP tool leaves the pool
@@ -66,7 +69,7 @@ func Decide(t Tool, opts *Options) Decision {
 	switch {
 	case t.AlwaysLoad:
 		return Decision{false, ReasonAlwaysLoad}
-	case engineExempt(t.Name):
+	case t.Name == ExecName || slices.Contains(opts.Exempt, t.Name):
 		return Decision{false, ReasonExempt}
 	case t.Kind == Builtin && slices.Contains(opts.RemoteNonDeferred, t.Name):
 		return Decision{false, ReasonRemoteList}
@@ -76,15 +79,4 @@ func Decide(t Tool, opts *Options) Decision {
 		return Decision{true, ReasonMCP}
 	}
 	return Decision{t.ShouldDefer, ReasonOwnIntent}
-}
-
-// engineExempt reports the names the engine never defers: Exec, and the core
-// loop a coding agent uses every turn, where wrapping each call in a script
-// would cost more than the schemas save.
-func engineExempt(name string) bool {
-	switch name {
-	case ExecName, "Read", "Write", "Edit", "Glob", "Grep", "Bash":
-		return true
-	}
-	return false
 }

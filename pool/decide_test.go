@@ -25,10 +25,11 @@ func TestDecide(t *testing.T) {
 		// POOL-4: alwaysLoad beats the tool's own intent.
 		{"POOL-4 alwaysLoad beats intent", alwaysLoad(builtin("WebFetch", true)), nil, Decision{false, ReasonAlwaysLoad}},
 		{"alwaysLoad beats the lists", alwaysLoad(builtin("Both", true)), lists, Decision{false, ReasonAlwaysLoad}},
-		{"alwaysLoad before the engine's exemption", alwaysLoad(builtin("Read", false)), nil, Decision{false, ReasonAlwaysLoad}},
+		{"alwaysLoad before the exemption", alwaysLoad(builtin("Read", false)), coreExempt(), Decision{false, ReasonAlwaysLoad}},
 		{"Exec is never deferred", builtin(ExecName, true), nil, Decision{false, ReasonExempt}},
-		{"core loop is exempt", builtin("Bash", true), nil, Decision{false, ReasonExempt}},
-		{"exemption before the lists", builtin("Grep", true), &Options{RemoteNonDeferred: []string{"Grep"}}, Decision{false, ReasonExempt}},
+		{"the host's exempt list", builtin("Bash", true), coreExempt(), Decision{false, ReasonExempt}},
+		{"no name is exempt unless the host says", builtin("Bash", true), nil, Decision{true, ReasonOwnIntent}},
+		{"exemption before the lists", builtin("Grep", true), &Options{Exempt: coreNames, RemoteNonDeferred: []string{"Grep"}}, Decision{false, ReasonExempt}},
 		// POOL-12: the remote list is consulted before the local one.
 		{"POOL-12 remote list", builtin("Remote", true), lists, Decision{false, ReasonRemoteList}},
 		{"POOL-12 local list", builtin("Local", true), lists, Decision{false, ReasonLocalList}},
@@ -52,7 +53,7 @@ func TestDecide(t *testing.T) {
 // Edge case: unknown names in the non-deferred lists are ignored; they
 // neither fail the build nor change any verdict.
 func TestUnknownListNamesIgnored(t *testing.T) {
-	tools := append(DefaultBuiltins(), mcpTool("srv", "fetch"))
+	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"))
 	plain := mustAssemble(t, tools, nil)
 	listed := mustAssemble(t, tools, &Options{
 		RemoteNonDeferred: []string{"NoSuchTool", ""},
@@ -72,7 +73,7 @@ func TestReasonString(t *testing.T) {
 	for r := ReasonAlwaysLoad; r <= ReasonOwnIntent+1; r++ {
 		got = append(got, r.String())
 	}
-	want := []string{"alwaysLoad", "engine-exempt", "remote non-deferred list", "local non-deferred list", "mcp", "own intent", "unknown"}
+	want := []string{"alwaysLoad", "exempt", "remote non-deferred list", "local non-deferred list", "mcp", "own intent", "unknown"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

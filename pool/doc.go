@@ -3,11 +3,13 @@
 //
 // Every registered tool is described by a [Tool]. One function, [Decide],
 // says whether a tool is deferred, checking in this order: the tool's
-// AlwaysLoad escape hatch; the names the engine keeps flat (Exec and the core
-// loop: Read, Write, Edit, Glob, Grep, Bash); the non-deferred lists from
-// remote and local settings, which name builtins; MCP tools, which are
-// deferred unconditionally; and last the tool's own ShouldDefer. The first
-// rule that applies decides. Nothing else in the module makes this decision.
+// AlwaysLoad escape hatch; the names kept flat (Exec, and the host's exempt
+// list, Options.Exempt: for a coding agent the core loop, as package
+// host/preset has it); the non-deferred lists from remote and local
+// settings, which name builtins; MCP tools, which are deferred
+// unconditionally; and last the tool's own ShouldDefer. The first rule that
+// applies decides. Nothing else in the module makes this decision, and the
+// package knows no tool by name but Exec.
 //
 // [Assemble] runs Decide over the registered tools, applies the host's one
 // deny filter to flat and deferred tools alike, and returns an [Assembly]:

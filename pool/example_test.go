@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/execlua/execlua/host/preset"
 	"github.com/execlua/execlua/pool"
 )
 
@@ -13,11 +14,12 @@ func ExampleAssemble() {
 		Description: "Runs a Lua script against the catalogued tools.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}`),
 	}
-	registered := append(pool.DefaultBuiltins(),
+	registered := append(preset.Builtins(),
 		pool.Tool{Name: "mcp__github__list_issues", Kind: pool.MCP, Server: "github", ServerTool: "list_issues"},
 		pool.Tool{Name: "mcp__github__delete_repo", Kind: pool.MCP, Server: "github", ServerTool: "delete_repo"},
 	)
 	a, err := pool.Assemble(registered, exec, &pool.Options{
+		Exempt:           preset.Exempt(),
 		LocalNonDeferred: []string{"WebFetch"},
 		Denied:           func(name string) bool { return name == "mcp__github__delete_repo" },
 	})
@@ -48,7 +50,7 @@ func ExampleAssemble() {
 }
 
 func ExampleDecide() {
-	opts := &pool.Options{RemoteNonDeferred: []string{"WebSearch"}}
+	opts := &pool.Options{Exempt: []string{"Bash"}, RemoteNonDeferred: []string{"WebSearch"}}
 	for _, t := range []pool.Tool{
 		{Name: "Bash", ShouldDefer: true},
 		{Name: "WebSearch", ShouldDefer: true},
@@ -60,7 +62,7 @@ func ExampleDecide() {
 		fmt.Printf("%-16s deferred=%-5v (%v)\n", t.Name, d.Deferred, d.Reason)
 	}
 	// Output:
-	// Bash             deferred=false (engine-exempt)
+	// Bash             deferred=false (exempt)
 	// WebSearch        deferred=false (remote non-deferred list)
 	// WebFetch         deferred=true  (own intent)
 	// mcp__db__query   deferred=true  (mcp)

@@ -63,7 +63,24 @@ func mustAssemble(t *testing.T, registered []Tool, opts *Options) *Assembly {
 	return a
 }
 
-// coreNames and deferredNames partition DefaultBuiltins.
+// defaultBuiltins stands in for a coding agent's preset (package
+// host/preset, which imports this one): the core loop, exempt under
+// coreExempt, and builtins that ask to be deferred.
+func defaultBuiltins() []Tool {
+	var out []Tool
+	for _, n := range coreNames {
+		out = append(out, builtin(n, false))
+	}
+	for _, n := range deferredNames {
+		out = append(out, builtin(n, true))
+	}
+	return out
+}
+
+// coreExempt is the preset's policy: the core loop is never deferred.
+func coreExempt() *Options { return &Options{Exempt: coreNames} }
+
+// coreNames and deferredNames partition defaultBuiltins.
 var (
 	coreNames     = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
 	deferredNames = []string{"WebFetch", "WebSearch", "CronCreate", "CronList", "CronDelete", "EnterPlanMode", "ExitPlanMode", "EnterWorktree", "ExitWorktree", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "LSP"}

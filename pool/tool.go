@@ -1,6 +1,10 @@
 package pool
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/execlua/execlua/internal/toolname"
+)
 
 // Kind says where a tool comes from.
 type Kind int
@@ -15,7 +19,7 @@ const (
 
 // MCPPrefix starts the name of every MCP tool: MCPPrefix + server + "__" +
 // tool. It is the one place the prefix is spelled.
-const MCPPrefix = "mcp__"
+const MCPPrefix = toolname.MCPPrefix
 
 // MCPName is the name the model uses for tool of server.
 func MCPName(server, tool string) string { return MCPPrefix + server + "__" + tool }

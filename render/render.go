@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/execlua/execlua/internal/jsonschema"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // The schema form render reads: order-keeping parsed JSON.
 type (
-	value  = jsonschema.Value
-	member = jsonschema.Member
+	value  = jsontext.Value
+	member = jsontext.Member
 )
 
 // MaxDepth is how many levels of properties and items are spelled out;
@@ -47,7 +49,7 @@ func parseSchema(raw json.RawMessage, which, def string) (*value, error) {
 		}
 		s = def
 	}
-	v, err := jsonschema.ParseJSON(s)
+	v, err := jsontext.Parse(s)
 	if err != nil {
 		return nil, &SchemaError{Schema: which, Err: err}
 	}

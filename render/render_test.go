@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/execlua/execlua/internal/golden"
-	"github.com/execlua/execlua/internal/jsonschema"
 	"github.com/google/go-cmp/cmp"
 	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // fixture is a tools/list result, the shape MCP servers publish.
@@ -306,7 +307,7 @@ func TestInvalidSchema(t *testing.T) {
 		{"bad escape", `{"description":"\q"}`, ``, "input"},
 		{"control character", "{\"description\":\"a\x01\"}", ``, "input"},
 		{"bad number", `{"minimum":01}`, ``, "input"},
-		{"too deep", strings.Repeat("[", jsonschema.MaxNesting+1), ``, "input"},
+		{"too deep", strings.Repeat("[", jsontext.MaxNesting+1), ``, "input"},
 		{"bad output", `{}`, `{"type":`, "output"},
 	}
 	for _, tt := range tests {

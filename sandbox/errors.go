@@ -56,7 +56,7 @@ func (e *CallLimitError) Unwrap() error { return ErrCallLimit }
 type UnknownToolError struct{ Name string }
 
 func (e *UnknownToolError) Error() string {
-	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.ToolSearch{ query = \"...\" }", e.Name)
+	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", e.Name, SearchName)
 }
 func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -122,4 +123,18 @@ func mustResult(t *testing.T, f *fakeFunnel, code, want string) Outcome {
 		t.Errorf("result (-want +got):\n%s\nscript:\n%s", diff, code)
 	}
 	return out
+}
+
+// bigObject is a JSON object of n fields.
+func bigObject(n int) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"key%d":%d`, i, i)
+	}
+	b.WriteByte('}')
+	return b.String()
 }

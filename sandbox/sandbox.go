@@ -8,10 +8,11 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/execlua/execlua/lua"
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/execlua/execlua/internal/toolname"
 )
 
 // Call is one nested call as the host's funnel receives it.
@@ -72,7 +73,7 @@ type Tool struct {
 }
 
 // SearchName is the fixed entry of the tools table that ToolSearch answers.
-const SearchName = "ToolSearch"
+const SearchName = toolname.ToolSearch
 
 // Request is one script and what it may reach.
 type Request struct {
@@ -102,10 +103,9 @@ type Outcome struct {
 	Result      string
 	HasResult   bool
 	ResultChars int
-	// Value is the return value as JSON, uncut: a string as a JSON
-	// string, several values as an array. Nil when the script returned
-	// nothing or the value outgrew MaxStringBytes.
-	Value json.RawMessage
+	// StringResult says the script returned one string, which Result
+	// holds verbatim; any other Result is JSON.
+	StringResult bool
 	// Log is what the script printed, one line per print, cut at
 	// MaxLogChars; LogChars is how many characters were printed in all.
 	// Lines holds the same text line by line.
@@ -127,7 +127,8 @@ type Outcome struct {
 type Timings struct {
 	// Compile is the time spent compiling the script.
 	Compile time.Duration
-	// Script is the script's own time, the one the budget counts.
+	// Script is the script's own time, the one the budget counts:
+	// compiling is part of it, so Script includes Compile.
 	Script time.Duration
 	// ToolWait is the time spent waiting for nested calls.
 	ToolWait time.Duration
@@ -158,8 +159,8 @@ type run struct {
 	log      strings.Builder
 	logChars int
 	lines    []string
-	printed  int // lines
-	compile  time.Duration
+	printed  int           // lines
+	compiled time.Duration // time spent compiling
 	images   []Image
 	dropped  int
 }
@@ -169,21 +170,26 @@ type run struct {
 func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx, pending: map[int]*pending{}}
 	defer func() {
-		if p := recover(); p != nil {
-			out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
+		p := recover()
+		if p == nil {
+			return
 		}
+		// A Lua error raised outside the VM (installing the prelude, a
+		// check of the context) because the run was stopped is that stop,
+		// not a crash.
+		if _, lua := p.(*glua.ApiError); lua && r.budget != nil {
+			if stop := r.stopReason(); stop != nil {
+				out = r.outcome(stop)
+				return
+			}
+		}
+		out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
 	}()
 	if err := ctx.Err(); err != nil {
 		return r.outcome(canceled(ctx))
 	}
 	if len(req.Code) > r.opts.MaxScriptBytes {
 		return r.outcome(&ScriptError{Message: fmt.Sprintf("the script is %d bytes; the limit is %d", len(req.Code), r.opts.MaxScriptBytes)})
-	}
-	compileStart := time.Now()
-	script, err := lua.Compile(req.Code)
-	r.compile = time.Since(compileStart)
-	if err != nil {
-		return r.outcome(&ScriptError{Message: err.Error()})
 	}
 	if req.Funnel == nil {
 		r.req.Funnel = FunnelFunc(func(context.Context, Call) (Output, error) { return Output{}, ErrNoFunnel })
@@ -193,11 +199,19 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
 	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
 	defer r.clock.halt()
+	r.clock.start()
+	compileStart := time.Now()
+	script, err := r.compile(req.Code)
+	r.compiled = time.Since(compileStart)
+	if err != nil {
+		return r.outcome(err)
+	}
 
 	r.st = lua.New(&lua.Options{
 		MaxStringBytes: r.opts.MaxStringBytes,
 		MaxCoroutines:  r.opts.MaxCoroutines,
 		Print:          r.print,
+		PrintRoom:      r.printRoom,
 		OnCrash:        func(err error) { r.stop(fmt.Errorf("%w: %w", ErrCrashed, err)) },
 	})
 	defer r.st.Close()
@@ -217,13 +231,44 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	return r.outcome(r.drive(th, fn, args))
 }
 
+// compile compiles the script on a goroutine of its own, on the budget
+// clock: a run stopped meanwhile (budget, cancellation) returns at once,
+// and the compilation, which stops reading the source then and which
+// Compile's limits keep short, ends on its own and is dropped.
+func (r *run) compile(code string) (*lua.Script, error) {
+	type compiled struct {
+		script *lua.Script
+		err    error
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- compiled{err: fmt.Errorf("%w: compiling panicked: %v\n%s", ErrCrashed, p, debug.Stack())}
+			}
+		}()
+		script, err := lua.CompileContext(r.budget, code)
+		if err != nil {
+			err = &ScriptError{Message: err.Error()}
+		}
+		done <- compiled{script, err}
+	}()
+	select {
+	case c := <-done:
+		return c.script, c.err
+	case <-r.budget.Done():
+		return nil, r.stopReason()
+	}
+}
+
 // drive resumes the script until it ends. Each yield that carries tool
-// calls is answered by performing them with the clock stopped.
+// calls is answered by performing them with the clock stopped. The clock
+// is left running when the script ends: turning its error or its result
+// into text is the script's time too.
 func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) error {
 	for {
 		r.clock.start()
 		state, err, values := r.st.L.Resume(th, fn, args...)
-		r.clock.pause()
 		switch state {
 		case glua.ResumeOK:
 			// The script finished; a budget or cancellation that lands
@@ -238,6 +283,7 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 			}
 			return r.scriptError(err)
 		}
+		r.clock.pause()
 		args = nil
 		ids, direct, calls := r.st.ToolYield(values, r.ids[:0])
 		if calls {
@@ -284,8 +330,8 @@ func (r *run) scriptError(err error) error {
 			msg = string(s)
 		} else if apiErr.Object == glua.LNil {
 			msg = "nil"
-		} else {
-			msg = r.st.Render(apiErr.Object)
+		} else if msg, err = r.st.Render(apiErr.Object, r.opts.MaxResultChars); err != nil {
+			return r.stopReason()
 		}
 	}
 	se := &ScriptError{Message: r.script.Explain(msg)}
@@ -299,80 +345,62 @@ func (r *run) scriptError(err error) error {
 }
 
 func (r *run) outcome(err error) Outcome {
-	out := Outcome{
-		Log:           r.log.String(),
-		LogChars:      r.logChars,
-		Lines:         r.lines,
-		Calls:         r.calls,
-		Images:        r.images,
-		DroppedImages: r.dropped,
-		Timings:       Timings{Compile: r.compile, ToolWait: r.waited},
-		Err:           err,
+	var out Outcome
+	if err == nil && r.st != nil {
+		err = r.result(&out)
 	}
+	out.Log, out.LogChars, out.Lines = r.log.String(), r.logChars, r.lines
+	out.Calls, out.Images, out.DroppedImages = r.calls, r.images, r.dropped
+	out.Timings = Timings{Compile: r.compiled, ToolWait: r.waited}
 	if r.clock != nil {
+		r.clock.pause() // the run is over: rendering the result was its last step
 		out.Timings.Script = r.opts.Budget - r.clock.remaining
 	}
-	if err == nil && r.st != nil {
-		out.Result, out.Value, out.HasResult = r.result()
-		out.ResultChars = utf8.RuneCountInString(out.Result)
-		out.Result = cutRunes(out.Result, r.opts.MaxResultChars)
-	}
+	out.Err = err
 	return out
 }
 
-// result renders what the script returned, for the model and as JSON.
-func (r *run) result() (string, json.RawMessage, bool) {
+// result renders what the script returned, cut at MaxResultChars and
+// counted in full, under the budget clock and the run's cancellation.
+func (r *run) result(out *Outcome) error {
 	values, returned := r.st.Results()
 	if !returned || len(values) == 0 {
-		return "", nil, false
+		return nil
 	}
-	parts := make([]string, len(values))
-	for i, v := range values {
-		parts[i] = r.st.Render(v)
+	text, chars, err := r.st.RenderResult(values, r.opts.MaxResultChars)
+	if err != nil {
+		return r.stopReason()
 	}
-	value := parts[0]
-	if len(values) > 1 {
-		value = "[" + strings.Join(parts, ",") + "]"
-	}
-	var raw json.RawMessage
-	if json.Valid([]byte(value)) { // not when Render hit the size cap
-		raw = json.RawMessage(value)
-	}
-	if s, ok := values[0].(glua.LString); ok && len(values) == 1 {
-		return string(s), raw, true
-	}
-	return value, raw, true
+	_, str := values[0].(glua.LString)
+	out.Result, out.ResultChars, out.HasResult = text, chars, true
+	out.StringResult = str && len(values) == 1
+	return nil
 }
 
-// print collects one printed line; the newline between lines counts as a
-// character of the log.
-func (r *run) print(line string) {
+// printRoom is how many characters of the next printed line the log can
+// still keep.
+func (r *run) printRoom() int {
+	room := r.opts.MaxLogChars - r.logChars
 	if r.printed > 0 {
-		line = "\n" + line
+		room-- // the newline
+	}
+	return max(room, 0)
+}
+
+// print collects one printed line, already cut to printRoom; the newline
+// between lines counts as a character of the log.
+func (r *run) print(line string, chars int) {
+	room := r.printRoom()
+	if r.printed > 0 {
+		chars++
+		if r.logChars < r.opts.MaxLogChars {
+			r.log.WriteByte('\n')
+		}
 	}
 	r.printed++
-	n := utf8.RuneCountInString(line)
-	room := r.opts.MaxLogChars - r.logChars
-	r.logChars += n
-	if room <= 0 {
-		return
+	r.logChars += chars
+	if room > 0 {
+		r.log.WriteString(line)
+		r.lines = append(r.lines, line)
 	}
-	cut := cutRunes(line, room)
-	r.log.WriteString(cut)
-	r.lines = append(r.lines, strings.TrimPrefix(cut, "\n"))
-}
-
-// cutRunes returns the first n characters of s.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

@@ -12,11 +12,11 @@ import (
 )
 
 // One reader of JSON Schema: the signature (render), the empty-table rule
-// (lua) and ToolSearch's argument check read the same awkward schemas the
-// same way. For the probed field, all three must say whether it is an
-// array and not an object: the signature's type has an array alternative
-// and no object or any; an empty table there encodes as []; the argument
-// check takes [] and refuses {}.
+// (lua; the encoding ORCH-3 allows) and ToolSearch's argument check read
+// the same awkward schemas the same way. For the probed field, all three
+// must say whether it is an array and not an object: the signature's type
+// has an array alternative and no object or any; an empty table there
+// encodes as []; the argument check takes [] and refuses {}.
 func TestSchemaReadersAgree(t *testing.T) {
 	for _, tc := range []struct {
 		name, schema, field string

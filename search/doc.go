@@ -14,31 +14,44 @@
 // A query is one of three things. "select:A,B,C" returns exactly the
 // tools named, in that order, case-insensitively, each once, unknown names
 // dropped, never capped. An empty query lists the pool. Anything else is
-// keywords: the query is split at spaces and commas, stop words ("how",
-// "the", "a") are dropped, at most 32 keywords are kept, and each is
-// matched against every tool, keeping its strongest match, in this order
-// of strength:
+// keywords, ranked by a scoring function (rank.go):
 //
-//  1. the tool's exact name (the whole query), which always comes first;
-//  2. a word of the name: names split at _, -, ., __ and camelCase, and
-//     for an MCP tool the server's and the tool's own words both count;
-//  3. a substring of the name (sql inside mysql);
-//  4. a word of its searchHint;
-//  5. a word of its description.
+//   - A tool named by the query comes first: its full name, or its own
+//     name without the mcp__<server>__ prefix (every tool of that name
+//     when it names several), also as copied with its call form.
+//   - Each keyword scores a tool by its best match: the field (a word of
+//     the tool's own name, of its server's name or a namespace its tools
+//     share such as browser_, a substring of the name, the searchHint, the
+//     description), how it matched (the word itself, its plural or
+//     singular, a curated synonym, a prefix, one edit away for words of
+//     five letters or more), and how rare the word is in the pool.
+//   - A tool's score is the sum over keywords, scaled by the share of the
+//     query it covers and by how its annotations (read-only, destructive)
+//     fit what the query means to do, plus bonuses for covering its own
+//     name, for words written as in the name (issue, not issues), for name
+//     words in the query's order, and for keyword pairs found as phrases
+//     in the description.
+//   - Stop words count only in names (get_me for "who am I"), at a low
+//     weight; quoted text, paths, addresses and ids weigh as values.
+//   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
+//     A query returns nothing only when no keyword matches anything.
+//   - For a single keyword the contract's tiers decide first (SRCH-5): a
+//     word of the name, a substring of the name, the searchHint, the
+//     description; MCP tools before builtins within a tier.
+//   - Ties are broken by meaning before the name: MCP before builtin, the
+//     tool that cannot destroy anything, the tool with less of its name
+//     left unmatched; then the name.
 //
-// Words are compared after light stemming (issues, issue; listing, list;
-// creating, creation, create), a keyword may be a prefix of a hint or
-// description word (repo, repository), and a short list of synonyms
-// (remove, delete) counts as a match below every literal one. A tool that
-// matches more keywords ranks above one that matches fewer, and one that
-// matches fewer than half of them is no hit; then the summed strengths
-// rank, then MCP tools come before builtins, then the tool whose own name
-// the query covers more fully (list_issues before list_issue_comments for
-// "list issues"), then the name. The order is a function of the pool and
-// the query alone. Keyword results are capped at DefaultResults, or at
-// max_results clamped to [1, MaxResults]; Result.Total counts every hit.
+// Keyword results are capped at DefaultResults, or at max_results clamped
+// to [1, MaxResults]; Result.Total counts every hit.
+//
+// The index lives outside scripts. An Index is immutable and safe to
+// share; it is built when the pool is assembled, and Update, WithServer and
+// WithoutServer derive a new one that reuses every server whose tools did
+// not change, so a server connecting or leaving costs that server's
+// indexing, not the pool's. Its dictionary is kept in buckets copied only
+// when touched (dict.go).
 //
 // Nothing depends on a name's mcp__ prefix: a tool's kind, server and
-// tool name come from its pool.Tool. Search is pure: an Index is a value
-// built from a tool slice, and searching it changes nothing.
+// tool name come from its pool.Tool.
 package search

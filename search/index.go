@@ -1,8 +1,10 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -31,121 +33,523 @@ func Search(tools []pool.Tool, args json.RawMessage) (Result, error) {
 	return NewIndex(tools).Search(args)
 }
 
-// Index is a pool prepared for searching: every tool's words, stemmed,
-// with postings from each word to the tools that use it. It is a value
-// built from the slice, never changed after, and safe to share.
+// Index is a pool prepared for searching. It is immutable and safe to
+// share: Update, WithServer and WithoutServer return a new Index that
+// shares every part the change did not touch, so a server connecting or
+// leaving costs in proportion to that server, not to the pool.
+//
+// A server's tools (or the builtins, under the empty server name) are one
+// group, the unit of change.
 type Index struct {
-	tools   []pool.Tool
-	entries []entry
-	byName  map[string]int // lowercase name -> first tool with it
-
-	// names is every tool's compact name (lowercase letters and digits)
-	// between NUL separators, so one strings.Index pass finds substrings.
-	names  string
-	starts []int
-
-	name, hint, desc postings
-	// hintVocab and descVocab are the fields' distinct stems, sorted, for
-	// prefix matches (repo -> repository).
-	hintVocab, descVocab []string
-	synonyms             map[string][]string
-	// ranked lists every tool in tie order: MCP first, then by name.
-	ranked []int32
+	chunks [][]entry // tool id -> entry, in chunks of chunkSize, copied when written
+	// metas mirrors chunks with what every hit of a query needs, packed
+	// densely so that scoring thousands of hits stays in the cache.
+	metas [][]meta
+	free  []int32 // ids of removed tools, reused first
+	next  int32   // ids below next have been handed out
+	live  int     // tools in the index
+	words dict[*post]
+	// names holds every tool's lowercase name and, for an MCP tool, its
+	// lowercase own name: what an exact-name query is looked up in.
+	names  dict[[]int32]
+	groups map[string]*group
 	args   argSpec
 }
 
+const chunkSize = 256
+
+// Fields a word can be found in, strongest first. fServer holds the
+// server's words and the words its tools' names share (browser_ in every
+// Playwright tool): they say where a tool is, not what it does.
+const (
+	fName = iota
+	fServer
+	fHint
+	fDesc
+	nFields
+)
+
+// post lists the tools that have one stem, per field, each tool once per
+// field, and df, how many tools have it in any field (for its rarity).
+type post struct {
+	df int32
+	f  [nFields][]int32
+	// mark and bits are a writer's scratch while it analyzes one tool: the
+	// analysis and the fields it found the stem in. A post is a writer's
+	// own copy until the Index is built; readers never look at them.
+	mark int32
+	bits uint8
+}
+
+// entry is one tool as the ranking reads it.
 type entry struct {
-	words []string // stems of the name's words, in order
-	part  []string // stems of the tool's own name (without the server), stop words aside
-	mcp   bool
-	order int32 // position by name, for ties
+	tool   *pool.Tool // in its group's tools, which never change
+	group  string
+	lower  string     // lowercase name
+	own    []nameWord // the tool's own name (not its server's), in order
+	mcp    bool
+	effect effect
 }
 
-// postings maps a stem to the tools that have it, ascending, once each.
-type postings map[string][]int32
+// effect is what a call of a tool may do, from its annotations, in the
+// order ties are broken: it only reads, it writes (or did not say), it
+// destroys.
+type effect int8
 
-func (p postings) add(stem string, i int32) {
-	l := p[stem]
-	if n := len(l); n == 0 || l[n-1] != i {
-		p[stem] = append(l, i)
+const (
+	readsOnly effect = iota
+	writes
+	destroys
+)
+
+func effectOf(a *pool.Annotations) effect {
+	switch {
+	case a.ReadOnly():
+		return readsOnly
+	case a.Destructive():
+		return destroys
+	}
+	return writes
+}
+
+// nameWord is one word of a tool's own name; ns marks the words its
+// server's tools share (a namespace), which rank as the server's words.
+type nameWord struct {
+	word, stem string
+	ns         bool
+}
+
+// group is one server's tools (or the builtins): their ids and their
+// compact names, between NUL bytes, for substring matches.
+type group struct {
+	ids    []int32
+	tools  []pool.Tool
+	names  string
+	starts []int32
+	// pairs has a bit set for each pair of neighbouring bytes in names, so
+	// a substring search skips the groups that cannot hold it.
+	pairs bloom
+}
+
+type bloom [8]uint64
+
+func pairBit(a, b byte) (int, uint64) {
+	h := (uint(a)*31 + uint(b)) % 512
+	return int(h / 64), 1 << (h % 64)
+}
+
+// of sets the bits of every pair of neighbouring bytes of s.
+func (b *bloom) of(s string) {
+	for i := 0; i+1 < len(s); i++ {
+		w, bit := pairBit(s[i], s[i+1])
+		b[w] |= bit
 	}
 }
 
-// NewIndex prepares tools for searching. It copies the slice, so later
-// changes to it do not reach the Index (the schemas' bytes are shared).
+// holds reports whether every bit of o is set in b.
+func (b *bloom) holds(o *bloom) bool {
+	for i := range b {
+		if b[i]&o[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// NewIndex prepares tools for searching. It copies what it keeps, so later
+// changes to the slice do not reach the Index (schemas' bytes are shared).
 func NewIndex(tools []pool.Tool) *Index {
-	tools = slices.Clone(tools)
-	x := &Index{
-		tools:    tools,
-		entries:  make([]entry, len(tools)),
-		byName:   make(map[string]int, len(tools)),
-		starts:   make([]int, len(tools)),
-		name:     postings{},
-		hint:     postings{},
-		desc:     postings{},
-		synonyms: synonyms(),
-		args:     newArgSpec(),
+	x := &Index{groups: map[string]*group{}, args: newArgSpec(), names: dict[[]int32]{hashed: true}}
+	return x.apply(nil, groupTools(tools))
+}
+
+// Update returns an Index of tools that reuses x's work for every server
+// whose tools are unchanged (a settings change that leaves the pool alone
+// costs a comparison). It returns x itself when nothing changed.
+func (x *Index) Update(tools []pool.Tool) *Index {
+	want := map[string][]int{} // server -> positions in tools
+	for i := range tools {
+		k := groupKey(&tools[i])
+		want[k] = append(want[k], i)
 	}
+	var drop []string
+	for key, g := range x.groups {
+		if at, ok := want[key]; !ok || !sameTools(g.tools, tools, at) {
+			drop = append(drop, key)
+		} else {
+			delete(want, key)
+		}
+	}
+	if len(drop) == 0 && len(want) == 0 {
+		return x
+	}
+	add := map[string][]pool.Tool{}
+	for key, at := range want {
+		for _, i := range at {
+			add[key] = append(add[key], tools[i])
+		}
+	}
+	return x.apply(drop, add)
+}
+
+// WithServer returns an Index with server's tools replaced by tools (an
+// empty server name holds the builtins). Tools of other servers in the
+// slice are indexed under server all the same.
+func (x *Index) WithServer(server string, tools []pool.Tool) *Index {
+	var drop []string
+	if _, ok := x.groups[server]; ok {
+		drop = []string{server}
+	}
+	return x.apply(drop, map[string][]pool.Tool{server: slices.Clone(tools)})
+}
+
+// WithoutServer returns an Index without server's tools.
+func (x *Index) WithoutServer(server string) *Index {
+	if _, ok := x.groups[server]; !ok {
+		return x
+	}
+	return x.apply([]string{server}, nil)
+}
+
+// Len is the number of tools in the index.
+func (x *Index) Len() int { return x.live }
+
+func groupKey(t *pool.Tool) string {
+	if t.Kind == pool.MCP {
+		return t.Server
+	}
+	return ""
+}
+
+func groupTools(tools []pool.Tool) map[string][]pool.Tool {
+	n := map[string]int{}
+	for i := range tools {
+		n[groupKey(&tools[i])]++
+	}
+	out := make(map[string][]pool.Tool, len(n))
+	for i := range tools {
+		k := groupKey(&tools[i])
+		if out[k] == nil {
+			out[k] = make([]pool.Tool, 0, n[k])
+		}
+		out[k] = append(out[k], tools[i])
+	}
+	return out
+}
+
+// sameTools reports whether a holds the tools of b at positions at.
+func sameTools(a, b []pool.Tool, at []int) bool {
+	if len(a) != len(at) {
+		return false
+	}
+	for i, j := range at {
+		s, t := &a[i], &b[j]
+		if s.Name != t.Name || s.Description != t.Description || s.SearchHint != t.SearchHint ||
+			s.Kind != t.Kind || s.Server != t.Server || s.ServerTool != t.ServerTool ||
+			!bytes.Equal(s.InputSchema, t.InputSchema) || !bytes.Equal(s.OutputSchema, t.OutputSchema) ||
+			s.Annotations.ReadOnly() != t.Annotations.ReadOnly() || s.Annotations.Destructive() != t.Annotations.Destructive() {
+			return false
+		}
+	}
+	return true
+}
+
+func (x *Index) entry(id int32) *entry { return &x.chunks[id/chunkSize][id%chunkSize] }
+
+func (x *Index) meta(id int32) meta { return x.metas[id/chunkSize][id%chunkSize] }
+
+// meta is the part of an entry every hit needs.
+type meta struct {
+	effect effect
+	mcp    bool
+	own    int8 // words of its own name
+}
+
+// writer builds the next Index from x, copying each shared part once, on
+// its first change.
+type writer struct {
+	y      *Index
+	base   *Index
+	posts  map[string]*post
+	names  map[string][]int32
+	copied map[int32]bool
+	// touched is analyze's scratch: the posts of one tool; seq numbers the
+	// calls, to mark the posts touched.
+	touched []*post
+	seq     int32
+	block   []int32 // see one
+}
+
+// apply returns x without the groups in drop and with the groups in add.
+func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
+	y := *x
+	y.chunks = slices.Clone(x.chunks)
+	y.metas = slices.Clone(x.metas)
+	y.free = slices.Clone(x.free)
+	y.groups = maps.Clone(x.groups)
+	n := 0
+	for _, tools := range add {
+		n += len(tools)
+	}
+	w := &writer{y: &y, base: x, posts: make(map[string]*post, n), names: make(map[string][]int32, 2*n), copied: map[int32]bool{}}
+	for _, key := range drop {
+		w.removeGroup(y.groups[key])
+		delete(y.groups, key)
+	}
+	for key, tools := range add {
+		y.groups[key] = w.addGroup(key, tools)
+	}
+	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
+	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
+	return &y
+}
+
+func (w *writer) post(stem string) *post {
+	if p, ok := w.posts[stem]; ok {
+		return p
+	}
+	p := &post{}
+	if old, ok := w.base.words.get(stem); ok {
+		*p = *old
+		p.mark = 0
+		for i := range p.f {
+			p.f[i] = slices.Clip(p.f[i]) // an append copies, never writes into x's list
+		}
+	}
+	w.posts[stem] = p
+	return p
+}
+
+// one returns a list of one id, carved from a block shared by many (most
+// names name one tool); its capacity of one makes an append copy.
+func (w *writer) one(id int32) []int32 {
+	if len(w.block) == 0 {
+		w.block = make([]int32, 1024)
+	}
+	l := w.block[:1:1]
+	l[0] = id
+	w.block = w.block[1:]
+	return l
+}
+
+func (w *writer) nameIDs(name string) []int32 {
+	if ids, ok := w.names[name]; ok {
+		return ids
+	}
+	ids, _ := w.base.names.get(name)
+	return slices.Clip(ids)
+}
+
+func (w *writer) setEntry(id int32, e entry) {
+	c := id / chunkSize
+	for int(c) >= len(w.y.chunks) {
+		w.y.chunks = append(w.y.chunks, nil)
+		w.y.metas = append(w.y.metas, nil)
+	}
+	if !w.copied[c] {
+		w.copied[c] = true
+		w.y.chunks[c] = append(make([]entry, 0, chunkSize), w.y.chunks[c]...)[:chunkSize]
+		w.y.metas[c] = append(make([]meta, 0, chunkSize), w.y.metas[c]...)[:chunkSize]
+	}
+	w.y.chunks[c][id%chunkSize] = e
+	w.y.metas[c][id%chunkSize] = meta{effect: e.effect, mcp: e.mcp, own: int8(min(len(e.own), 127))}
+}
+
+// removeGroup takes a group's tools out: their stems are found again the
+// way they were found when added.
+func (w *writer) removeGroup(g *group) {
+	ns := namespace(g.tools)
+	for i, id := range g.ids {
+		for _, p := range w.analyze(id, &g.tools[i], ns, nil) {
+			p.df--
+			for f := range p.f {
+				if p.bits&(1<<f) != 0 {
+					p.f[f] = without(p.f[f], id)
+				}
+			}
+		}
+		nameKeys(&g.tools[i], strings.ToLower(g.tools[i].Name), func(n string) { w.names[n] = without(w.nameIDs(n), id) })
+		w.setEntry(id, entry{})
+		w.y.free = append(w.y.free, id)
+		w.y.live--
+	}
+}
+
+// without returns ids without id, in a new slice.
+func without(ids []int32, id int32) []int32 {
+	out := make([]int32, 0, len(ids))
+	for _, i := range ids {
+		if i != id {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// nameKeys calls f with the keys t is found under by its name: its
+// lowercase name and, for an MCP tool, its lowercase own name.
+func nameKeys(t *pool.Tool, lower string, f func(key string)) {
+	f(lower)
+	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
+		f(strings.ToLower(t.ServerTool))
+	}
+}
+
+// addGroup indexes one server's tools.
+func (w *writer) addGroup(key string, tools []pool.Tool) *group {
+	g := &group{tools: tools}
+	ns := namespace(tools)
 	var names strings.Builder
 	for i := range tools {
 		t := &tools[i]
-		id := int32(i)
-		lower := strings.ToLower(t.Name)
-		if _, ok := x.byName[lower]; !ok {
-			x.byName[lower] = i
-		}
-		e := &x.entries[i]
-		// An MCP tool's name words are its server's and its own; the mcp
-		// prefix says nothing about what the tool does.
-		name, part := t.Name, t.Name
-		if t.ServerTool != "" {
-			name, part = t.Server+" "+t.ServerTool, t.ServerTool
-		}
-		e.words = stems(name)
-		for _, w := range words(part) {
-			if !stopWords[w] {
-				e.part = append(e.part, stem(w))
-			}
-		}
-		e.mcp = t.Kind == pool.MCP
-		for _, w := range indexStems(name) {
-			x.name.add(w, id)
-		}
-		for _, w := range indexStems(t.SearchHint) {
-			x.hint.add(w, id)
-		}
-		for _, w := range indexStems(t.Description) {
-			x.desc.add(w, id)
-		}
+		id := w.allocate()
+		w.setEntry(id, w.addTool(id, t, key, ns))
+		g.ids = append(g.ids, id)
 		names.WriteByte(0)
-		x.starts[i] = names.Len()
-		names.WriteString(compact(lower))
+		g.starts = append(g.starts, int32(names.Len()))
+		if t.ServerTool == "" {
+			writeCompact(&names, t.Name)
+		} else {
+			writeCompact(&names, t.Server)
+			writeCompact(&names, t.ServerTool)
+		}
 	}
-	x.names = names.String()
-	x.hintVocab = vocab(x.hint)
-	x.descVocab = vocab(x.desc)
-
-	x.ranked = make([]int32, len(tools))
-	for i := range x.ranked {
-		x.ranked[i] = int32(i)
-	}
-	slices.SortStableFunc(x.ranked, func(a, b int32) int {
-		return strings.Compare(strings.ToLower(tools[a].Name), strings.ToLower(tools[b].Name))
-	})
-	for pos, i := range x.ranked {
-		x.entries[i].order = int32(pos)
-	}
-	slices.SortStableFunc(x.ranked, func(a, b int32) int { return x.compareTie(a, b) })
-	return x
+	g.names = names.String()
+	g.pairs.of(g.names)
+	return g
 }
 
-func vocab(p postings) []string {
-	v := make([]string, 0, len(p))
-	for w := range p {
-		v = append(v, w)
+func (w *writer) allocate() int32 {
+	w.y.live++
+	if n := len(w.y.free); n > 0 {
+		id := w.y.free[n-1]
+		w.y.free = w.y.free[:n-1]
+		return id
 	}
-	slices.Sort(v)
-	return v
+	w.y.next++
+	return w.y.next - 1
+}
+
+// namespace returns the stems that most of a server's tools' own names
+// share (browser in browser_click, browser_type, ...) and the server's own
+// words: they place a tool, they do not tell its tools apart.
+func namespace(tools []pool.Tool) map[string]bool {
+	out := map[string]bool{}
+	if len(tools) == 0 || tools[0].Kind != pool.MCP {
+		return out
+	}
+	splitWords(tools[0].Server, func(w string, _ bool) { out[stem(w)] = true })
+	if len(tools) < 4 {
+		return out
+	}
+	// A word shared by three quarters of the tools is in the first
+	// quarter's names: only those are counted.
+	count := map[string]int{}
+	var seen []string
+	for i, t := range tools {
+		seen = seen[:0]
+		splitWords(t.ServerTool, func(w string, whole bool) {
+			s := stem(w)
+			if whole || slices.Contains(seen, s) {
+				return
+			}
+			seen = append(seen, s)
+			if _, ok := count[s]; ok || 4*i <= len(tools) {
+				count[s]++
+			}
+		})
+	}
+	for s, n := range count {
+		if 4*n >= 3*len(tools) {
+			out[s] = true
+		}
+	}
+	return out
+}
+
+func (w *writer) addTool(id int32, t *pool.Tool, key string, ns map[string]bool) entry {
+	e := entry{tool: t, group: key, lower: strings.ToLower(t.Name), mcp: t.Kind == pool.MCP, own: make([]nameWord, 0, 4), effect: effectOf(&t.Annotations)}
+	for _, p := range w.analyze(id, t, ns, &e) {
+		p.df++
+		for f := range p.f {
+			if p.bits&(1<<f) != 0 {
+				p.f[f] = append(p.f[f], id)
+			}
+		}
+	}
+	nameKeys(t, e.lower, func(n string) {
+		if ids := w.nameIDs(n); len(ids) > 0 {
+			w.names[n] = append(ids, id)
+		} else {
+			w.names[n] = w.one(id)
+		}
+	})
+	return e
+}
+
+// analyze finds the stems tool id is posted under, returning their posts
+// (this writer's copies) with bits set to the fields, and fills e's own
+// name when e is not nil. ns is the namespace of the tool's server.
+func (w *writer) analyze(id int32, t *pool.Tool, ns map[string]bool, e *entry) []*post {
+	w.touched = w.touched[:0]
+	w.seq++
+	mark := func(s string, f int) *post {
+		p := w.post(s)
+		if p.mark != w.seq {
+			p.mark, p.bits = w.seq, 0
+			w.touched = append(w.touched, p)
+		}
+		p.bits |= 1 << f
+		return p
+	}
+	own := t.Name
+	if t.ServerTool != "" {
+		own = t.ServerTool
+	}
+	splitWords(t.Server, func(word string, _ bool) { mark(stem(word), fServer) })
+	splitWords(own, func(word string, whole bool) {
+		s := stem(word)
+		switch {
+		case whole:
+			if p := w.post(s); p.mark != w.seq {
+				mark(s, fName)
+			}
+		case ns[s]:
+			mark(s, fServer)
+		default:
+			mark(s, fName)
+		}
+		if e != nil && !whole {
+			e.own = append(e.own, nameWord{word: word, stem: s, ns: ns[s]})
+		}
+	})
+	// Stop words are matched in names only (get_me): in a hint or a
+	// description they would post nearly every tool.
+	splitWords(t.SearchHint, func(word string, _ bool) {
+		if !isStop(word) {
+			mark(stem(word), fHint)
+		}
+	})
+	splitWords(t.Description, func(word string, _ bool) {
+		if !isStop(word) {
+			mark(stem(word), fDesc)
+		}
+	})
+	return w.touched
+}
+
+// writeCompact writes s to b as compact would, lowercase.
+func writeCompact(b *strings.Builder, s string) {
+	for _, r := range s {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			b.WriteByte(byte(r - 'A' + 'a'))
+		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+			b.WriteByte(byte(r))
+		case r >= 0x80:
+			b.WriteString(strings.ToLower(string(r)))
+		}
+	}
 }
 
 // compact keeps only letters and digits, so create_issue, create-issue and
@@ -170,7 +574,7 @@ func (x *Index) Search(args json.RawMessage) (Result, error) {
 	ids, total := x.find(q)
 	res := Result{Matches: make([]Match, len(ids)), Total: total}
 	for i, id := range ids {
-		t := &x.tools[id]
+		t := x.entry(id).tool
 		res.Matches[i] = Match{Name: t.Name, Description: t.Description, Signature: signature(t)}
 	}
 	return res, nil
@@ -201,36 +605,36 @@ func (x *Index) find(q query) ([]int32, int) {
 		return ids, len(ids)
 	}
 	if text == "" {
-		return x.ranked[:min(q.limit, len(x.ranked))], len(x.ranked)
+		s := &scores{x: x, plan: &plan{}}
+		return topBy(x.all(), q.limit, s.compare), x.live
 	}
 	s := x.score(text)
-	return s.top(q.limit), len(s.hits)
+	defer s.release()
+	return s.best(q.limit), len(s.hits)
 }
 
-// selectNames returns the named tools in the caller's order, each once;
-// unknown names are dropped (SRCH-4).
-func (x *Index) selectNames(list string) []int32 {
-	out := []int32{}
-	seen := map[int]bool{}
-	for _, n := range strings.Split(list, ",") {
-		i, ok := x.byName[strings.ToLower(strings.TrimSpace(n))]
-		if ok && !seen[i] {
-			seen[i] = true
-			out = append(out, int32(i))
-		}
+// all lists every tool's id.
+func (x *Index) all() []int32 {
+	out := make([]int32, 0, x.live)
+	for _, g := range x.groups {
+		out = append(out, g.ids...)
 	}
 	return out
 }
 
-// compareTie orders tools that matched equally well: MCP before builtin,
-// then by name (SRCH-5).
-func (x *Index) compareTie(a, b int32) int {
-	ea, eb := &x.entries[a], &x.entries[b]
-	if ea.mcp != eb.mcp {
-		if ea.mcp {
-			return -1
+// selectNames returns the named tools in the caller's order, each once;
+// unknown names are dropped (SRCH-4). A name is a tool's full name.
+func (x *Index) selectNames(list string) []int32 {
+	out := []int32{}
+	for _, n := range strings.Split(list, ",") {
+		lower := strings.ToLower(strings.TrimSpace(n))
+		ids, _ := x.names.get(lower)
+		for _, id := range ids {
+			if x.entry(id).lower == lower && !slices.Contains(out, id) {
+				out = append(out, id)
+				break
+			}
 		}
-		return 1
 	}
-	return int(ea.order) - int(eb.order)
+	return out
 }

@@ -1,75 +1,629 @@
 package search
 
 import (
+	"cmp"
+	"math"
+	"math/bits"
 	"slices"
-	"sort"
 	"strings"
+	"sync"
+	"unicode"
 )
 
-// How strongly one keyword matches one tool; a tool keeps its best per
-// keyword. The order is the contract's tiers (SRCH-5): a word of the name,
-// then a substring of the name, then the searchHint, then the description.
-// Prefixes (repo -> repository) and synonyms (remove -> delete) widen
-// recall, each below the literal match of its tier, synonyms below all.
-const (
-	bySynonym    = 1
-	byDescPrefix = 2
-	byDesc       = 3
-	byHintPrefix = 4
-	byHint       = 5
-	byNamePart   = 7
-	byNameWord   = 9
-)
-
-// keyword is one whitespace-separated query word. A word such as
-// create_issue or listIssues has several stems, matched as a run.
-type keyword struct {
-	compact string
-	stems   []string
+// The ranking. Each keyword of a query scores each tool by its best
+// match: the field it is found in (weights), how it is found (the word
+// itself, a synonym, a prefix, a near spelling: qualities), and how rare
+// its word is in the pool (idf, as in BM25). A tool's score is the sum
+// over keywords, plus bonuses computed from its own name and description:
+// how much of its name the query covers, words in the query's order, the
+// word as written rather than its plural. Nothing is dropped: any tool a
+// keyword matches is a hit, ranked by its score.
+//
+// For a single keyword the contract's tiers decide first (SRCH-5): a word
+// of the name (the server's words count), a substring of the name, the
+// searchHint, the description, then a synonym, prefix or near spelling;
+// MCP tools before builtins within a tier.
+//
+// The weights were chosen by measurement on the development half of the
+// evaluation set (testdata/search/eval/dev.json); the README lists what
+// each signal is worth there.
+var params = ranking{
+	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5},
+	substring: 1.2,
+	synonym:   0.6, prefix: 0.5, typo: 0.6,
+	value: 0.3, stop: 0.15, implied: 0.5,
+	idfPower: 0.5,
+	coord:    0.75,
+	cover:    2, surface: 0.3, order: 0.6, head: 1,
+	phrase: 0.2, descSurface: 0.1,
+	intent: true,
 }
 
-// scores is one keyword query evaluated over the whole index.
+type ranking struct {
+	fields    [nFields]float64 // per field a keyword is found in
+	substring float64          // a substring of the name (sql in mysql)
+	// How a keyword reaches a word other than its own, relative to itself.
+	synonym, prefix, typo float64
+	value                 float64 // a keyword that looks like an argument value
+	stop                  float64 // a stop word, among other keywords
+	idfPower              float64 // flattens rarity: a rare word must not drown the rest
+	coord                 float64 // how much the share of the query a tool covers scales its score
+	cover                 float64 // times the share of the tool's own name the query covers
+	surface               float64 // per keyword written as in the name (issue, not issues)
+	order                 float64 // per pair of neighbouring name words in the query's order
+	phrase                float64 // per pair of description words next to each other in the query
+	intent                bool    // whether annotations weigh against the query's intent
+	descSurface           float64 // per keyword written as in the description
+	implied               float64 // a keyword a value implies (file for notes.md)
+	head                  float64 // the query's first word is the first word of the tool's name
+}
+
+// weigh is how well a tool's annotations fit the intent: a query that
+// reads prefers tools that only read, one that changes things prefers
+// tools that do, and only one that destroys prefers destructive tools.
+// The factors are small: they decide between tools that match alike.
+func (i intent) weigh(h effect) float64 {
+	switch {
+	case !params.intent:
+		return 1
+	case i == reads && h == destroys:
+		return 0.8
+	case i == reads && h == writes:
+		return 0.93
+	case i == acts && h == readsOnly:
+		return 0.9
+	case i == harms && h == destroys:
+		return 1.1
+	}
+	return 1
+}
+
+// Single-keyword tiers (SRCH-5), strongest last.
+const (
+	tierNone int8 = iota
+	tierDesc
+	tierHint
+	tierSubstring
+	tierName
+)
+
+func fieldTier(f int) int8 {
+	switch f {
+	case fName, fServer:
+		return tierName
+	case fHint:
+		return tierHint
+	}
+	return tierDesc
+}
+
+// intent is what a query means to do, from its first word; a query that
+// starts with a noun reads.
+type intent int8
+
+const (
+	reads intent = iota
+	acts
+	harms
+	runs // run, execute: could read or write
+)
+
+// plan is a keyword query, prepared.
+type plan struct {
+	kws       []keyword
+	exact     []int32 // the tools the query names exactly
+	single    bool    // one keyword: the tiers decide first
+	meaning   float64 // how many keywords are not values
+	weight    float64 // the keywords' weights, stop words aside
+	intent    intent  // what the query means to do
+	positions int     // keywords that are not stop words
+	head      int     // the query's first word (after stop words, values and server names), or -1
+	// byStem maps every stem the query reaches (literally or not) to the
+	// first keyword reaching it, for the name and phrase bonuses.
+	byStem map[string]reach
+}
+
+type reach struct {
+	k       int // the keyword
+	pos     int // its position among the keywords that are not stop words
+	literal bool
+}
+
+type keyword struct {
+	word, stem string
+	weight     float64
+	stop       bool
+	vars       []variant
+}
+
+type variant struct {
+	stem    string
+	q       float64
+	p       *post
+	literal bool
+}
+
+// scores is one keyword query evaluated over an index.
 type scores struct {
-	x         *Index
-	exact     int32   // the tool whose name is the query, or -1
-	sum       []int32 // per tool: strength summed over keywords
-	count     []int32 // per tool: keywords matched
-	hits      []int32 // tools that match at least half the keywords
-	stems     []string
-	uncovered []int8 // per tool, lazily: own-name words the query lacks
+	sc    *scratch
+	x     *Index
+	plan  *plan
+	score []float64 // per tool id
+	tier  []int8    // per tool id, for a single keyword
+	left  []int8    // per tool id: own-name words the query does not reach
+	// covered is, per tool id, the weight of the keywords (stop words
+	// aside) that reach it.
+	covered []float64
+	hits    []int32
+}
+
+func (x *Index) idf(df int32) float64 {
+	n := float64(x.live)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// serverWord reports whether stem names a server (or a namespace) and no
+// tool by its own name.
+func (x *Index) serverWord(stem string) bool {
+	p, ok := x.words.get(stem)
+	return ok && len(p.f[fServer]) > 0 && len(p.f[fName]) == 0
+}
+
+// commonName reports whether keyword k is a whole word of the names of
+// many tools.
+func (x *Index) commonName(k keyword) bool {
+	return len(k.vars) > 0 && k.vars[0].literal && len(k.vars[0].p.f[fName]) >= 32
+}
+
+// rarity weighs keyword k reaching a tool through v: by the more common
+// of its own word and the word it reaches (open reaching create through a
+// synonym is as common as create).
+func (x *Index) rarity(k keyword, v variant) float64 {
+	df := v.p.df
+	if len(k.vars) > 0 && k.vars[0].literal {
+		df = max(df, k.vars[0].p.df)
+	}
+	return math.Pow(x.idf(df), params.idfPower)
+}
+
+// scratch is the per-tool arrays one query needs, reused across queries
+// (zeroed where a query wrote) so a search does not allocate and clear
+// arrays the size of the pool.
+type scratch struct {
+	score, covered, cur, scale []float64
+	tier, left                 []int8
+	class                      []int16
+}
+
+var scratches sync.Pool
+
+func getScratch(n int) *scratch {
+	if sc, ok := scratches.Get().(*scratch); ok && len(sc.score) >= n {
+		return sc
+	}
+	return &scratch{
+		score: make([]float64, n), covered: make([]float64, n), cur: make([]float64, n), scale: make([]float64, n),
+		tier: make([]int8, n), left: make([]int8, n), class: make([]int16, n),
+	}
+}
+
+// release zeroes what the query wrote and returns its arrays for reuse.
+func (s *scores) release() {
+	for _, id := range s.hits {
+		s.score[id], s.covered[id], s.tier[id], s.left[id] = 0, 0, 0, 0
+		s.sc.scale[id], s.sc.class[id] = 0, 0
+	}
+	scratches.Put(s.sc)
 }
 
 func (x *Index) score(text string) *scores {
-	n := len(x.tools)
-	s := &scores{x: x, exact: -1, sum: make([]int32, n), count: make([]int32, n)}
-	if i, ok := x.byName[strings.ToLower(text)]; ok {
-		s.exact = int32(i)
-	} else if i, ok := x.byName[strings.ToLower(bareName(text))]; ok {
-		s.exact = int32(i)
+	p := x.plan(text)
+	sc := getScratch(int(x.next))
+	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier}
+	cur := sc.cur
+	var touched []int32
+	set := func(id int32, v float64) {
+		if cur[id] == 0 {
+			touched = append(touched, id)
+		}
+		cur[id] = max(cur[id], v)
 	}
-	kws := keywords(text)
-	m := make(matches, n)
-	for _, k := range kws {
-		x.match(k, m)
-		for i, b := range m {
-			if b > 0 {
-				s.sum[i] += b
-				s.count[i]++
-				m[i] = 0
+	for _, k := range p.kws {
+		for _, v := range k.vars {
+			w := v.q * x.rarity(k, v)
+			for f, ids := range v.p.f {
+				if k.stop && f > fServer {
+					break // a stop word counts only as a word of a name (get_me)
+				}
+				for _, id := range ids {
+					set(id, params.fields[f]*w)
+					if p.single && v.literal {
+						s.tier[id] = max(s.tier[id], fieldTier(f))
+					}
+				}
 			}
 		}
-		s.stems = append(s.stems, k.stems...)
-		if len(k.stems) == 1 {
-			s.stems = append(s.stems, x.synonyms[k.stems[0]]...)
+		// A substring of a name (sql in mysql, log in worklog) counts for
+		// keywords that are no values; for a word many names have whole
+		// (list, get), only when it decides a tier (a single keyword): its
+		// substrings would mostly find those names again.
+		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || !x.commonName(k)) {
+			subs := x.substrings(c)
+			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
+			for _, id := range subs {
+				set(id, w)
+				if p.single {
+					s.tier[id] = max(s.tier[id], tierSubstring)
+				}
+			}
+		}
+		for _, id := range touched {
+			if s.score[id] == 0 {
+				s.hits = append(s.hits, id)
+			}
+			s.score[id] += cur[id] * k.weight
+			if !k.stop {
+				s.covered[id] += k.weight
+			}
+			cur[id] = 0
+		}
+		touched = touched[:0]
+	}
+	for _, id := range p.exact {
+		if s.score[id] == 0 && !slices.Contains(s.hits, id) {
+			s.hits = append(s.hits, id)
 		}
 	}
-	// A tool matching fewer than half the keywords is no hit.
-	for i, c := range s.count {
-		if c > 0 && 2*int(c) >= len(kws) || int32(i) == s.exact {
-			s.hits = append(s.hits, int32(i))
-		}
+	for _, id := range s.hits {
+		s.sc.scale[id], s.sc.class[id] = s.computeScale(id), s.computeClass(id)
 	}
 	return s
+}
+
+// scale is what multiplies a tool's score and bonuses: the share of the
+// query it covers, and how its annotations fit the query's intent.
+func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
+
+func (s *scores) computeScale(id int32) float64 {
+	p := s.plan
+	coord := 1.0
+	if p.weight > 0 {
+		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
+	}
+	return coord * p.intent.weigh(s.x.meta(id).effect)
+}
+
+// best returns the k best hits in order. Bonuses cost a look at a tool's
+// name and description, so they are added in two rounds, each only to the
+// tools that can still reach the top k: a tool whose score with every
+// bonus still to come stays below the k-th best score without them
+// cannot. The name's bonuses are cheap; the description's phrases, which
+// read the description again, are left for the few tools still in the
+// running.
+func (s *scores) best(k int) []int32 {
+	cands := s.hits
+	for _, round := range []struct {
+		bound  func(id int32) float64
+		finish func(id int32)
+	}{
+		{s.nameBound, s.finishName},
+		{s.phraseBound, s.finishPhrase},
+	} {
+		cands = s.prune(cands, k, round.bound)
+		for _, id := range cands {
+			round.finish(id)
+		}
+	}
+	return topBy(cands, k, s.compare)
+}
+
+// prune keeps the ids that can still reach the top k when each may still
+// gain bound(id) before scaling.
+func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32 {
+	if len(ids) <= k {
+		return ids
+	}
+	low := s.sc.cur // free after scoring: the score now, scaled
+	for _, id := range ids {
+		low[id] = s.score[id] * s.scale(id)
+	}
+	defer func() {
+		for _, id := range ids {
+			low[id] = 0
+		}
+	}()
+	kth := topBy(ids, k, func(a, b int32) int {
+		if ca, cb := s.class(a), s.class(b); ca != cb {
+			return cb - ca
+		}
+		return cmp.Compare(low[b], low[a])
+	})[k-1]
+	ck := s.class(kth)
+	var out []int32
+	for _, id := range ids {
+		if c := s.class(id); c > ck || c == ck && (s.score[id]+bound(id))*s.scale(id) >= low[kth] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// nameBound and phraseBound bound what finishName and finishPhrase add.
+func (s *scores) nameBound(id int32) float64 {
+	own := min(int(s.x.meta(id).own), s.plan.positions)
+	return params.cover + params.surface*float64(own) + params.order*float64(max(own-1, 0)) + s.phraseBound(id)
+}
+
+func (s *scores) phraseBound(int32) float64 {
+	return params.phrase*float64(max(s.plan.positions-1, 0)) + params.descSurface*float64(s.plan.positions)
+}
+
+// class is the part of the order that comes before the score: named
+// exactly, and for a single keyword its tier and MCP before builtin.
+func (s *scores) class(id int32) int { return int(s.sc.class[id]) }
+
+func (s *scores) computeClass(id int32) int16 {
+	var c int16
+	if slices.Contains(s.plan.exact, id) {
+		c = 1 << 8
+	}
+	if s.plan.single {
+		c += int16(s.tier[id]) << 1
+		if s.x.meta(id).mcp {
+			c++
+		}
+	}
+	return c
+}
+
+// finishName adds the bonuses of tool id's own name and notes how much
+// of it the query leaves out.
+func (s *scores) finishName(id int32) {
+	e := s.x.entry(id)
+	p := s.plan
+	var bonus float64
+	words, covered, prev := 0, 0, -1
+	for _, nw := range e.own {
+		if nw.ns {
+			continue
+		}
+		if words == 0 && p.head >= 0 && p.kws[p.head].stem == nw.stem {
+			bonus += params.head
+		}
+		words++
+		r, ok := p.byStem[nw.stem]
+		if !ok {
+			prev = -1
+			continue
+		}
+		covered++
+		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
+			bonus += params.surface
+		}
+		if prev >= 0 && r.pos > prev {
+			bonus += params.order
+		}
+		prev = r.pos
+	}
+	if words > 0 && covered > 0 {
+		bonus += params.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
+	}
+	s.left[id] = int8(min(words-covered, 100))
+	s.score[id] += bonus
+}
+
+// finishPhrase adds a bonus per pair of keywords next to each other in the
+// query that are next to each other in tool id's description (stop words
+// aside), each pair once, and then scales the score.
+func (s *scores) finishPhrase(id int32) {
+	p := s.plan
+	var pairs, written uint64
+	prev := -2
+	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
+		if whole || isStop(word) {
+			return
+		}
+		r, ok := p.byStem[stem(word)]
+		if !ok {
+			prev = -2
+			return
+		}
+		if r.pos == prev+1 && r.pos < 64 {
+			pairs |= 1 << r.pos
+		}
+		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
+			written |= 1 << r.pos
+		}
+		prev = r.pos
+	})
+	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs)) + params.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
+}
+
+// plan splits a query into keywords and looks their words up.
+func (x *Index) plan(text string) *plan {
+	p := &plan{byStem: map[string]reach{}, head: -1}
+	bare := strings.ToLower(bareName(text))
+	if ids, ok := x.names.get(bare); ok {
+		for _, id := range ids {
+			if x.entry(id).lower == bare {
+				p.exact = append(p.exact, id)
+			}
+		}
+		if len(p.exact) == 0 {
+			p.exact = ids // a bare name: every tool of that name
+		}
+	}
+	var all []keyword
+	kept, verb := 0, false
+	for _, tok := range tokens(text) {
+		ws := words(tok.text)
+		// An id such as web-5d8 or i-0abc123 makes its whole token a value.
+		value := tok.value || slices.ContainsFunc(ws, func(w string) bool {
+			_, known := x.words.get(stem(w))
+			return mixed(w) && !known
+		})
+		for _, w := range ws {
+			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+				continue
+			}
+			k := keyword{word: w, stem: stem(w), weight: 1}
+			if value {
+				k.weight = params.value
+			}
+			if !verb && k.weight == 1 && !isStop(w) && !x.serverWord(k.stem) {
+				verb = true
+				p.head = len(all)
+				switch {
+				case harmVerbs[w]:
+					p.intent = harms
+				case actVerbs[w]:
+					p.intent = acts
+				case runVerbs[w]:
+					p.intent = runs
+				}
+			}
+			all = append(all, k)
+			if !isStop(w) {
+				kept++
+			}
+		}
+		// A value says what kind of thing it is: a URL, an address, a
+		// file, a channel.
+		if w := tok.implies; w != "" && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+			kept++
+		}
+	}
+	p.single = kept == 1
+	if kept == 0 {
+		p.single = len(all) == 1
+	} else {
+		// Stop words stay, weighed low and matched in names only: "who am
+		// I" is get_me.
+		for i := range all {
+			if isStop(all[i].word) {
+				all[i].stop, all[i].weight = true, params.stop
+			}
+		}
+	}
+	p.kws = all[:min(len(all), maxKeywords)]
+	for _, k := range p.kws {
+		if k.weight == 1 {
+			p.meaning++
+		}
+		if !k.stop {
+			p.weight += k.weight
+		}
+	}
+	p.meaning = max(p.meaning, 1)
+	pos := 0
+	for i := range p.kws {
+		k := &p.kws[i]
+		if !k.stop {
+			pos++
+		}
+		x.variants(k)
+		p.positions = pos
+		for _, v := range k.vars {
+			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
+				p.byStem[v.stem] = reach{k: i, pos: pos, literal: v.literal}
+			}
+		}
+	}
+	return p
+}
+
+// variants finds the stems keyword k reaches: its own, its synonyms', and,
+// only when its own is not in the pool, the words it is a prefix of (repo,
+// repository) and, for five letters or more, the words one edit away
+// (screenshoot, screenshot).
+func (x *Index) variants(k *keyword) {
+	if p, ok := x.words.get(k.stem); ok {
+		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
+	} else {
+		if len(k.stem) >= 3 {
+			x.words.near(k.stem, func(key string, p *post) {
+				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
+			})
+		}
+		if len(k.word) >= 5 {
+			x.words.near(k.stem[:2], func(key string, p *post) {
+				if len(key) >= 4 && (oneEdit(key, k.stem) || oneEdit(key, k.word)) && !strings.HasPrefix(key, k.stem) {
+					k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
+				}
+			})
+		}
+	}
+	for _, syn := range synonymTable[k.stem] {
+		if p, ok := x.words.get(syn); ok {
+			k.vars = append(k.vars, variant{stem: syn, q: params.synonym, p: p})
+		}
+	}
+}
+
+// token is one whitespace-separated piece of a query; value marks what
+// looks like an argument rather than a description of the tool: quoted
+// text, paths, owner/repo, URLs, addresses, #channels and @people.
+type token struct {
+	text    string
+	value   bool
+	implies string // the kind of thing a value is, as a word: url, email, file, channel
+}
+
+func tokens(text string) []token {
+	var out []token
+	quote := rune(0)
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ',' || r == ';' || unicode.IsSpace(r)
+	}) {
+		t := token{text: f, value: quote != 0}
+		first := []rune(f)[0]
+		if quote == 0 && strings.ContainsRune("\"'`“‘", first) {
+			quote = first
+			t.value = true
+		}
+		if quote != 0 && len(f) > 1 && strings.ContainsAny(f[len(f)-1:], "\"'`”’") || quote != 0 && len(f) == 1 && t.value && f[0] != byte(quote) {
+			quote = 0
+		}
+		if dot := strings.LastIndexByte(f, '.'); strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) || dot > 0 && dot < len(f)-1 {
+			t.value = true
+			t.implies = valueKind(f)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// valueKind names what a value token is, when its shape says: a URL, an
+// email address, a #channel, a file name or path, an owner/name
+// repository.
+func valueKind(f string) string {
+	f = strings.Trim(f, "\"'`“”‘’()<>,.;")
+	slash, dot := strings.LastIndexByte(f, '/'), strings.LastIndexByte(f, '.')
+	switch {
+	case strings.Contains(f, "://") || strings.HasPrefix(f, "www."):
+		return "url"
+	case strings.Count(f, "@") == 1 && dot > strings.IndexByte(f, '@') && f[0] != '@':
+		return "email"
+	case strings.HasPrefix(f, "#") && len(f) > 1:
+		return "channel"
+	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
+		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@"):
+		return "file"
+	case strings.Count(f, "/") == 1 && slash > 0 && slash < len(f)-1 && dot < 0:
+		return "repository" // owner/name
+	}
+	return ""
+}
+
+func isNumber(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+}
+
+// mixed reports a word of letters and digits: a name such as s3 or ec2,
+// or an id (5d8, 0abc123) when the pool does not know it.
+func mixed(w string) bool {
+	return strings.IndexFunc(w, unicode.IsDigit) >= 0 && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // bareName strips what a model may copy along with a name: quotes and the
@@ -88,202 +642,94 @@ func bareName(text string) string {
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
 
-// keywords splits a query at whitespace and commas, dropping stop words
-// unless nothing else is left, and repeated words.
-func keywords(text string) []keyword {
-	fields := strings.FieldsFunc(text, func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	})
-	var all, kept []keyword
-	for _, f := range fields {
-		ws := words(f)
-		if len(ws) == 0 {
-			continue
-		}
-		k := keyword{compact: compact(strings.ToLower(f)), stems: make([]string, len(ws))}
-		stop := true
-		for i, w := range ws {
-			k.stems[i] = stem(w)
-			stop = stop && stopWords[w]
-		}
-		if slices.ContainsFunc(all, func(o keyword) bool { return slices.Equal(o.stems, k.stems) }) {
-			continue
-		}
-		all = append(all, k)
-		if !stop {
-			kept = append(kept, k)
-		}
-	}
-	if len(kept) == 0 {
-		kept = all
-	}
-	return kept[:min(len(kept), maxKeywords)]
-}
-
-// matches holds one keyword's matches: per tool, the strongest.
-type matches []int32
-
-func (m matches) set(i int32, v int32) { m[i] = max(m[i], v) }
-
-func (m matches) setAll(ids []int32, v int32) {
-	for _, i := range ids {
-		m.set(i, v)
-	}
-}
-
-// match records how strongly k matches each tool.
-func (x *Index) match(k keyword, m matches) {
-	first := k.stems[0]
-	if len(k.stems) == 1 {
-		m.setAll(x.name[first], byNameWord)
-		m.setAll(x.hint[first], byHint)
-		m.setAll(x.desc[first], byDesc)
-		if len(first) >= 3 {
-			x.prefixes(x.hintVocab, x.hint, first, func(ids []int32) { m.setAll(ids, byHintPrefix) })
-			x.prefixes(x.descVocab, x.desc, first, func(ids []int32) { m.setAll(ids, byDescPrefix) })
-		}
-		for _, syn := range x.synonyms[first] {
-			m.setAll(x.name[syn], bySynonym)
-			m.setAll(x.hint[syn], bySynonym)
-			m.setAll(x.desc[syn], bySynonym)
-		}
-	} else {
-		for _, i := range x.name[first] {
-			switch words := x.entries[i].words; {
-			case run(words, k.stems):
-				m.set(i, byNameWord)
-			case containsAll(words, k.stems):
-				m.set(i, byNamePart) // issue_list for list_issues
-			}
-		}
-		m.setAll(allOf(x.hint, k.stems), byHint)
-		m.setAll(allOf(x.desc, k.stems), byDesc)
-	}
-	if len(k.compact) >= 3 {
-		x.substrings(k.compact, func(i int32) { m.set(i, byNamePart) })
-	}
-}
-
-// prefixes calls f with the postings of every stem in vocab that starts
-// with p (other than p itself).
-func (x *Index) prefixes(vocab []string, p postings, prefix string, f func([]int32)) {
-	for j := sort.SearchStrings(vocab, prefix); j < len(vocab) && strings.HasPrefix(vocab[j], prefix); j++ {
-		if vocab[j] != prefix {
-			f(p[vocab[j]])
-		}
-	}
-}
-
-// substrings calls f once for each tool whose compact name contains sub.
-func (x *Index) substrings(sub string, f func(int32)) {
-	for pos := 0; ; {
-		j := strings.Index(x.names[pos:], sub)
-		if j < 0 {
-			return
-		}
-		off := pos + j
-		i := sort.SearchInts(x.starts, off+1) - 1
-		f(int32(i))
-		if i+1 >= len(x.starts) {
-			return
-		}
-		pos = x.starts[i+1]
-	}
-}
-
-// run reports whether seq holds sub as a contiguous run.
-func run(seq, sub []string) bool {
-	for i := 0; i+len(sub) <= len(seq); i++ {
-		if slices.Equal(seq[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsAll(seq, sub []string) bool {
-	for _, w := range sub {
-		if !slices.Contains(seq, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// allOf returns the tools whose postings hold every stem.
-func allOf(p postings, stems []string) []int32 {
+// substrings returns the tools whose compact name contains sub.
+func (x *Index) substrings(sub string) []int32 {
 	var out []int32
-	for _, i := range p[stems[0]] {
-		ok := true
-		for _, s := range stems[1:] {
-			if _, found := slices.BinarySearch(p[s], i); !found {
-				ok = false
+	var want bloom
+	want.of(sub)
+	for _, g := range x.groups {
+		if !g.pairs.holds(&want) {
+			continue
+		}
+		for pos := 0; ; {
+			j := strings.Index(g.names[pos:], sub)
+			if j < 0 {
 				break
 			}
-		}
-		if ok {
-			out = append(out, i)
+			// The name holding the match is the last one starting at or before it.
+			i, _ := slices.BinarySearch(g.starts, int32(pos+j)+1)
+			i--
+			out = append(out, g.ids[i])
+			if i+1 >= len(g.starts) {
+				break
+			}
+			pos = int(g.starts[i+1])
 		}
 	}
 	return out
 }
 
-// compare orders two hits, better first: the exact name; more keywords
-// matched; stronger matches (the tiers). Within a tier MCP comes before
-// builtin; then the tool whose own name the query covers better comes
-// first (list_issues before list_issue_comments for "list issues": the
-// nearest thing to an exact name), and last the name decides.
+// compare orders two tools, better first: the tools the query names;
+// for a single keyword, the tier and then MCP before builtin (SRCH-5);
+// the score; MCP before builtin; the tool with less of its name left
+// unmatched (list_issues before list_issue_comments); for a query that
+// reads, the tool that does not destroy; and only then the name.
 func (s *scores) compare(a, b int32) int {
-	switch {
-	case a == s.exact || b == s.exact:
-		if a == s.exact {
+	p := s.plan
+	if xa, xb := slices.Contains(p.exact, a), slices.Contains(p.exact, b); xa != xb {
+		if xa {
 			return -1
 		}
 		return 1
-	case s.count[a] != s.count[b]:
-		return int(s.count[b] - s.count[a])
-	case s.sum[a] != s.sum[b]:
-		return int(s.sum[b] - s.sum[a])
 	}
-	ea, eb := &s.x.entries[a], &s.x.entries[b]
+	ea, eb := s.x.entry(a), s.x.entry(b)
+	if p.single {
+		if s.tier[a] != s.tier[b] {
+			return int(s.tier[b]) - int(s.tier[a])
+		}
+		if ea.mcp != eb.mcp {
+			return kindOrder(ea, eb)
+		}
+	}
+	if s.score != nil && s.score[a] != s.score[b] {
+		if s.score[a] > s.score[b] {
+			return -1
+		}
+		return 1
+	}
 	if ea.mcp != eb.mcp {
-		return s.x.compareTie(a, b)
+		return kindOrder(ea, eb)
 	}
-	if ua, ub := s.left(a), s.left(b); ua != ub {
-		return int(ua) - int(ub)
-	}
-	return s.x.compareTie(a, b)
-}
-
-// left counts the words of tool i's own name (stop words aside) that no
-// keyword matched, directly or as a synonym.
-func (s *scores) left(i int32) int8 {
-	if s.uncovered == nil {
-		s.uncovered = make([]int8, len(s.sum))
-		for j := range s.uncovered {
-			s.uncovered[j] = -1
+	if len(p.kws) > 0 {
+		if ea.effect != eb.effect {
+			return int(ea.effect) - int(eb.effect)
 		}
 	}
-	if s.uncovered[i] < 0 {
-		n := 0
-		for _, w := range s.x.entries[i].part {
-			if !slices.Contains(s.stems, w) {
-				n++
-			}
-		}
-		s.uncovered[i] = int8(min(n, 127))
+	if s.left != nil && s.left[a] != s.left[b] {
+		return int(s.left[a]) - int(s.left[b])
 	}
-	return s.uncovered[i]
+	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
+		return c
+	}
+	return int(a) - int(b)
 }
 
-// top returns the best k hits in order, without sorting all of them.
-func (s *scores) top(k int) []int32 {
+func kindOrder(a, b *entry) int {
+	if a.mcp {
+		return -1
+	}
+	return 1
+}
+
+// topBy returns the best k of ids in order by less, without sorting all
+// of them.
+func topBy(ids []int32, k int, less func(a, b int32) int) []int32 {
 	out := make([]int32, 0, k+1)
-	for _, h := range s.hits {
-		if len(out) == k && s.compare(h, out[k-1]) >= 0 {
+	for _, h := range ids {
+		if len(out) == k && less(h, out[k-1]) >= 0 {
 			continue
 		}
-		at, _ := slices.BinarySearchFunc(out, h, s.compare)
+		at, _ := slices.BinarySearchFunc(out, h, less)
 		out = slices.Insert(out, at, h)
 		if len(out) > k {
 			out = out[:k]

@@ -9,12 +9,15 @@ import (
 	"strings"
 
 	"github.com/execlua/execlua/internal/jsonschema"
+	"github.com/execlua/execlua/internal/toolname"
 	"github.com/execlua/execlua/render"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // Name is the key ToolSearch has on the sandbox's tools table. No pool tool
 // may be called this.
-const Name = "ToolSearch"
+const Name = toolname.ToolSearch
 
 // Result caps for keyword queries; select: is never capped.
 const (
@@ -72,13 +75,13 @@ const OutputSchema = `{
 func Signature() string {
 	sig, err := render.Signature(Name, json.RawMessage(InputSchema), json.RawMessage(OutputSchema))
 	if err != nil {
-		panic("search: ToolSearch's own schema does not render: " + err.Error())
+		panic("search: " + Name + "'s own schema does not render: " + err.Error())
 	}
 	return sig
 }
 
 // ErrInvalidArgs is what every argument error matches with errors.Is.
-var ErrInvalidArgs = errors.New("invalid ToolSearch arguments")
+var ErrInvalidArgs = errors.New("invalid " + Name + " arguments")
 
 // ArgsError says what was wrong with a script's ToolSearch arguments and
 // shows the shape InputSchema accepts.
@@ -111,7 +114,7 @@ func newArgSpec() argSpec { return specOf(InputSchema) }
 // specOf reads an input schema the way signatures and the empty-table rule
 // read it (package jsonschema): $refs followed, alternatives gathered.
 func specOf(schema string) argSpec {
-	root, err := jsonschema.ParseJSON(schema)
+	root, err := jsontext.Parse(schema)
 	if err != nil {
 		panic("search: the input schema is not JSON: " + err.Error())
 	}

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -138,9 +140,11 @@ func TestTierOrder(t *testing.T) {
 	}
 }
 
-// SRCH-5 (multi-word queries): a tool matching every keyword ranks above
-// one matching only some, whatever the tiers; fewer than half is no hit.
-// The confusable pair is ordered by how much of the name the query covers.
+// SRCH-5 (multi-word queries, revised): keywords combine in a ranking
+// function; a tool a keyword matches in its name is never dropped for the
+// other keywords (the old half-of-the-keywords cutoff is gone), and a query
+// returns nothing only when no keyword matches anything. The confusable
+// pair is ordered by how much of the name the query covers.
 func TestMultiWord(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("gh", "list_issue_comments", "Get comments for an issue."),
@@ -148,22 +152,31 @@ func TestMultiWord(t *testing.T) {
 		mcpTool("gh", "label_issue", "Add a label."),
 		mcpTool("db", "rows", "List rows, filtered by label, of an issue table."),
 		mcpTool("gh", "label", "Manage labels."),
+		mcpTool("zz", "unrelated", "Nothing to see."),
 	}
 	got := names(doSearch(t, tools, q("list issues label")))
-	want := []string{
-		"mcp__db__rows",                                // all three words, description only
-		"mcp__gh__label_issue", "mcp__gh__list_issues", // two words of the name
-		"mcp__gh__list_issue_comments", // two words, more of the name left over
+	// All of the name, two words of it: first.
+	if len(got) == 0 || got[0] != "mcp__gh__list_issues" {
+		t.Errorf("got %v, want mcp__gh__list_issues first", got)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	// The confusable pair: less of the name left over first.
+	if slices.Index(got, "mcp__gh__list_issues") > slices.Index(got, "mcp__gh__list_issue_comments") {
+		t.Errorf("got %v, want list_issues before list_issue_comments", got)
 	}
-	// mcp__gh__label matches one keyword of three: no hit.
-	if slices.Contains(got, "mcp__gh__label") {
-		t.Errorf("a tool matching a third of the keywords is a hit: %v", got)
+	// One word of three: ranked last, not dropped; every word, in the
+	// description only, is a hit too.
+	if len(got) != 5 || got[4] != "mcp__gh__label" || !slices.Contains(got, "mcp__db__rows") {
+		t.Errorf("got %v, want mcp__db__rows among the hits and mcp__gh__label last", got)
 	}
 	if got := names(doSearch(t, tools, q("list issues"))); got[0] != "mcp__gh__list_issues" {
 		t.Errorf(`"list issues": got %v, want mcp__gh__list_issues first`, got)
+	}
+	// A sentence of names, values and filler still finds the tool.
+	if got := names(doSearch(t, tools, q(`could you please list the open issues of acme/widgets for Dana "urgent"`))); len(got) == 0 || got[0] != "mcp__gh__list_issues" {
+		t.Errorf("a sentence: got %v, want mcp__gh__list_issues first", got)
+	}
+	if res := doSearch(t, tools, q("quantum entanglement")); res.Total != 0 {
+		t.Errorf("no keyword matches anything: got %v, want nothing", names(res))
 	}
 }
 
@@ -429,9 +442,10 @@ func TestResultJSON(t *testing.T) {
 	}
 }
 
-// bigPool repeats the quality pool under numbered servers up to n tools.
+// bigPool repeats the evaluation pool under numbered servers up to n
+// tools.
 func bigPool(b *testing.B, n int) []pool.Tool {
-	base := loadPool(b)
+	base := loadPool(b, "../testdata/search/eval/pool.json")
 	tools := make([]pool.Tool, 0, n)
 	for i := 0; len(tools) < n; i++ {
 		t := base[i%len(base)]
@@ -454,11 +468,13 @@ func BenchmarkSearch10k(b *testing.B) {
 	for _, bq := range []struct{ name, args string }{
 		{"words", q("list issues")},
 		{"phrase", q("take a screenshot of the page")},
+		{"sentence", q(`what columns does the orders table have in postgres, for "acme" id 7f9c`)},
+		{"typo", q("screenshoot kubernets")},
 		{"exact", q("mcp__github7__create_pull_request")},
 		{"substring", q("sql")},
 		{"common", q("get")},
 		{"empty", q("")},
-		{"select", q("select:TaskCreate3,mcp__slack2__slack_post_message")},
+		{"select", q("select:Read3,mcp__slack2__slack_post_message")},
 	} {
 		b.Run(bq.name, func(b *testing.B) {
 			for b.Loop() {
@@ -470,11 +486,91 @@ func BenchmarkSearch10k(b *testing.B) {
 	}
 }
 
+// The latency of every query of the evaluation set (both halves, 351
+// queries) over 10,000 tools. Each query runs once per iteration; a
+// query's cost is the median of its runs (the machine is shared: a single
+// run may wait for the CPU), and p50, p95 and the worst are taken over the
+// queries. raw-p95 is over every single run.
+func BenchmarkQueryLatency10k(b *testing.B) {
+	x := NewIndex(bigPool(b, 10000))
+	var args []json.RawMessage
+	for _, path := range []string{"../testdata/search/eval/dev.json", "../testdata/search/eval/test.json"} {
+		for _, qq := range loadQueries(b, path) {
+			args = append(args, json.RawMessage(q(qq.Query)))
+		}
+	}
+	took := make([][]time.Duration, len(args))
+	var all []time.Duration
+	for b.Loop() {
+		for i, a := range args {
+			start := time.Now()
+			if _, err := x.Search(a); err != nil {
+				b.Fatal(err)
+			}
+			d := time.Since(start)
+			took[i] = append(took[i], d)
+			all = append(all, d)
+		}
+	}
+	medians := make([]time.Duration, len(args))
+	for i, ds := range took {
+		slices.Sort(ds)
+		medians[i] = ds[len(ds)/2]
+	}
+	at := func(ds []time.Duration, p float64) float64 {
+		slices.Sort(ds)
+		return float64(ds[int(p*float64(len(ds)-1))].Nanoseconds())
+	}
+	b.ReportMetric(at(medians, 0.5), "p50-ns/query")
+	b.ReportMetric(at(medians, 0.95), "p95-ns/query")
+	b.ReportMetric(at(medians, 1), "max-ns/query")
+	b.ReportMetric(at(all, 0.95), "raw-p95-ns/query")
+}
+
+// cpuTime is the process's CPU time (user and system): on a shared
+// machine it says what a benchmark cost better than the wall clock does.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loopCPU runs f in b.Loop and reports its CPU time per iteration.
+func loopCPU(b *testing.B, f func()) {
+	start := cpuTime(b)
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	b.ReportMetric(float64((cpuTime(b)-start).Nanoseconds())/float64(n), "cpu-ns/op")
+}
+
 // Building the Index for 10,000 tools (once per pool).
 func BenchmarkNewIndex10k(b *testing.B) {
 	tools := bigPool(b, 10000)
-	b.ResetTimer()
-	for b.Loop() {
-		NewIndex(tools)
+	loopCPU(b, func() { NewIndex(tools) })
+}
+
+// One server of 20 tools connecting to, and leaving, an index of 10,000:
+// the cost is the server's, not the pool's.
+func BenchmarkServer20Of10k(b *testing.B) {
+	x := NewIndex(bigPool(b, 10000))
+	var server []pool.Tool
+	for i := range 20 {
+		server = append(server, mcpTool("newcomer", "tool_"+strconv.Itoa(i), "Does thing number "+strconv.Itoa(i)+" to a widget in the newcomer service."))
 	}
+	with := x.WithServer("newcomer", server)
+	b.Run("add", func(b *testing.B) {
+		loopCPU(b, func() { x.WithServer("newcomer", server) })
+	})
+	b.Run("remove", func(b *testing.B) {
+		loopCPU(b, func() { with.WithoutServer("newcomer") })
+	})
+	b.Run("update-unchanged", func(b *testing.B) {
+		tools := bigPool(b, 10000)
+		loopCPU(b, func() { x.Update(tools) })
+	})
 }

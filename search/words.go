@@ -12,42 +12,129 @@ import (
 // boundaries (listIssues -> list, issues; HTTPServer -> http, server).
 func words(text string) []string {
 	var out []string
-	start := -1
+	splitWords(text, func(w string, _ bool) { out = append(out, w) })
+	return out
+}
+
+// splitWords calls f with each word of text, lowercase, and for a run of
+// letters and digits that camelCase splits (JavaScript, GitHub), then with
+// the whole run too, marked whole: a query may write it either way. The
+// words share the memory of one lowercase copy of text.
+func splitWords(text string, f func(word string, whole bool)) {
+	// Words are slices of text; only a word with a capital is copied.
+	cut := func(i, j int, upper bool) string {
+		if upper {
+			return strings.ToLower(text[i:j])
+		}
+		return text[i:j]
+	}
+	start, run, parts := -1, -1, 0
+	wordUpper, runUpper := false, false
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			out = append(out, strings.ToLower(text[start:end]))
-			start = -1
+			f(cut(start, end, wordUpper), false)
+			start, wordUpper = -1, false
+			parts++
 		}
 	}
-	for i, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
+	endRun := func(end int) {
+		flush(end)
+		if run >= 0 && parts > 1 {
+			f(cut(run, end, runUpper), true)
+		}
+		run, parts, runUpper = -1, 0, false
+	}
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		var class uint8
+		if r < utf8.RuneSelf {
+			class = asciiClass[r]
+		} else {
+			r, size = utf8.DecodeRuneInString(text[i:])
+			class = runeClass(r)
+		}
+		if class&(classLetter|classDigit) == 0 {
+			endRun(i)
 			prev = r
+			i += size
 			continue
 		}
-		if start >= 0 && unicode.IsUpper(r) {
-			next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
-			// aB starts a word; so does the B of ABc (the last capital of an
-			// acronym begins the next word).
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && unicode.IsLower(next) {
-				flush(i)
+		if class&classUpper != 0 {
+			if start >= 0 {
+				next, _ := utf8.DecodeRuneInString(text[i+size:])
+				// aB starts a word; so does the B of ABc (the last capital
+				// of an acronym begins the next word).
+				if isLower(prev) || '0' <= prev && prev <= '9' || isUpper(prev) && isLower(next) {
+					flush(i)
+				}
 			}
+			wordUpper, runUpper = true, true
 		}
 		if start < 0 {
 			start = i
 		}
+		if run < 0 {
+			run = i
+		}
 		prev = r
+		i += size
 	}
-	flush(len(text))
-	return out
+	endRun(len(text))
 }
 
-// stem folds the endings that most often hide a match: plurals (issues,
-// entries, branches), -ing, -ed, -ion and a final e, so that "listing",
-// "lists" and "list", or "create", "creating" and "creation", meet. It is
-// applied alike to queries and to what they are matched against, so it
-// needs to be consistent, not linguistically right.
+const (
+	classLetter uint8 = 1 << iota
+	classDigit
+	classUpper
+)
+
+// asciiClass classifies the ASCII characters without a table lookup in
+// package unicode.
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for r := range utf8.RuneSelf {
+		t[r] = runeClass(rune(r))
+	}
+	return t
+}()
+
+func runeClass(r rune) uint8 {
+	var c uint8
+	if unicode.IsLetter(r) {
+		c |= classLetter
+	}
+	if unicode.IsDigit(r) {
+		c |= classDigit
+	}
+	if unicode.IsUpper(r) {
+		c |= classUpper
+	}
+	return c
+}
+
+// isUpper and isLower answer for ASCII without a table lookup.
+func isUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r)
+}
+
+func isLower(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.IsLower(r)
+}
+
+// stem folds plurals (issues, entries, branches), -ing and -ed, and a
+// final e, so that "listing", "lists" and "list", or "create", "created"
+// and "creating", meet. It leaves -ion alone: "execution" and "execute"
+// name different things. A match through the stem alone (issues for
+// issue) ranks below a match of the word as written, so singular and
+// plural stay a signal. It is applied alike to queries and to what they
+// are matched against, so it needs to be consistent, not linguistically
+// right.
 func stem(w string) string {
 	if len(w) <= 3 {
 		return w
@@ -67,8 +154,6 @@ func stem(w string) string {
 		w = undouble(w[:len(w)-3])
 	case strings.HasSuffix(w, "ed") && len(w) >= 6:
 		w = undouble(w[:len(w)-2])
-	case strings.HasSuffix(w, "ion") && len(w) >= 7:
-		w = w[:len(w)-3]
 	}
 	if strings.HasSuffix(w, "e") && len(w) >= 4 {
 		w = w[:len(w)-1]
@@ -86,30 +171,9 @@ func undouble(w string) string {
 	return w
 }
 
-// indexStems returns the stems of text's words and, for a word that
-// camelCase splits (JavaScript, GitHub), of the whole word too: a query
-// may write it either way.
-func indexStems(text string) []string {
-	out := stems(text)
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(words(f)) > 1 {
-			out = append(out, stem(strings.ToLower(f)))
-		}
-	}
-	return out
-}
-
-// stems returns the stems of text's words.
-func stems(text string) []string {
-	ws := words(text)
-	for i, w := range ws {
-		ws[i] = stem(w)
-	}
-	return ws
-}
-
-// stopWords carry no meaning in a query ("how do I list the issues").
-// They are dropped from queries that have other words.
+// stopWords carry no meaning in a query ("how do I list the issues",
+// "what's on my calendar"). They are dropped from queries that have other
+// words, and from descriptions when phrases are compared.
 var stopWords = map[string]bool{
 	"a": true, "an": true, "the": true, "to": true, "of": true, "for": true,
 	"in": true, "on": true, "at": true, "by": true, "with": true, "from": true,
@@ -121,44 +185,126 @@ var stopWords = map[string]bool{
 	"would": true, "will": true, "please": true, "want": true, "need": true,
 	"some": true, "any": true, "all": true, "using": true, "use": true,
 	"via": true, "as": true, "tool": true, "tools": true, "there": true, "here": true,
+	"who": true, "am": true, "was": true, "were": true, "has": true, "have": true,
+	"had": true, "been": true, "if": true, "so": true, "then": true, "than": true,
+	"just": true, "also": true, "about": true, "s": true, "t": true, "let": true,
+	"lets": true, "someone": true, "something": true, "did": true, "why": true,
+	"where": true, "when": true, "whether": true, "them": true, "they": true,
+	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
 }
 
-// synonymGroups are words a model uses for one another. A match through a
-// synonym counts as matching the word, but scores below every literal
-// match, so it widens recall without reordering the tiers.
-var synonymGroups = [][]string{
-	{"delete", "remove", "erase", "destroy", "drop"},
-	{"create", "add", "new", "make", "insert"},
-	{"get", "fetch", "read", "retrieve", "show", "view"},
-	{"find", "search", "lookup", "query", "locate", "grep"},
-	{"update", "edit", "modify", "change", "patch", "set", "rename"},
-	{"run", "execute", "exec", "invoke", "call", "trigger"},
-	{"send", "post", "publish"},
-	{"list", "enumerate"},
+// maxStop is the length of the longest stop word: longer words are not
+// looked up.
+const maxStop = 9
+
+func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
+
+// readVerbs, actVerbs and harmVerbs say what a query means to do: read,
+// change or destroy, when its first word (after stop words, values and
+// server names) is one of them, as written: "comments" is a noun. With the
+// tools' annotations they weigh tools that match alike (a destructive tool
+// never wins a tie for a read-like query).
+var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
+	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
+	"status", "inspect", "display", "print", "retrieve", "query")
+
+var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
+	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
+	"assign", "schedule", "start", "invoke", "call", "reply", "comment", "rename",
+	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve")
+
+// runVerbs run something that may read or write: they say nothing.
+var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
+
+var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", "purge",
+	"wipe", "uninstall", "cancel", "stop", "terminate", "overwrite", "forget",
+	"clear", "reset", "refund", "revoke", "unlink", "trash")
+
+func wordSet(ws ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[w] = true
+	}
+	return out
+}
+
+// verbGroups and nounGroups are words a model uses for one another, for
+// the verbs and nouns tools are named with. A match through a synonym
+// counts as matching the word, below the word itself.
+var verbGroups = [][]string{
+	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink"},
+	{"create", "add", "new", "make", "insert", "open"},
+	{"write", "save", "store", "put", "overwrite"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup"},
+	{"list", "enumerate", "show", "browse"},
+	{"sql", "query", "select"},
+	{"find", "search", "lookup", "query", "locate", "grep", "look"},
+	{"update", "edit", "modify", "change", "patch", "set", "replace"},
+	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
+	{"send", "post", "publish", "message", "notify"},
+	{"select", "pick", "choose"},
+	{"start", "launch", "boot", "resume"},
+	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause"},
+	{"upload", "put", "attach"},
+	{"download", "save", "export"},
+	{"move", "transfer", "transition", "rename"},
+	{"copy", "duplicate", "clone", "fork"},
+	{"install", "deploy", "apply"},
+	{"rerun", "retry", "restart"},
+	{"reply", "respond", "answer"},
+	{"approve", "review"},
+	{"navigate", "visit", "goto", "open", "browse"},
+	{"click", "press", "tap"},
+	{"type", "enter", "input", "fill"},
+	{"share", "grant", "invite"},
+}
+
+var nounGroups = [][]string{
+	{"me", "i", "my", "myself", "whoami"},
 	{"directory", "folder", "dir"},
 	{"repository", "repo"},
 	{"pr", "pull"},
-	{"database", "db", "sql"},
+	{"database", "db"},
 	{"kubernetes", "k8s", "kube"},
-	{"screenshot", "capture", "snapshot"},
-	{"navigate", "visit", "goto"},
-	{"message", "msg", "chat"},
+	{"screenshot", "capture", "picture", "snapshot"},
+	{"message", "msg", "chat", "text", "sms"},
 	{"image", "picture", "photo", "img"},
-	{"schedule", "cron"},
-	{"history", "log"},
+	{"schedule", "cron", "later"},
+	{"history", "log", "logs"},
 	{"issue", "ticket", "bug"},
-	{"user", "member", "person", "people"},
-	{"email", "mail"},
-	{"memory", "remember", "knowledge"},
-	{"download", "save"},
-	{"container", "pod"},
-	{"stop", "cancel", "kill", "terminate"},
+	{"user", "member", "person", "people", "account", "profile"},
+	{"email", "mail", "message"},
+	{"memory", "remember", "knowledge", "graph", "fact"},
+	{"event", "meeting", "appointment"},
+	{"column", "field", "schema"},
+	{"charge", "payment"},
+	{"sprint", "cycle"},
+	{"chargeback", "dispute"},
+	{"stock", "inventory"},
+	{"price", "cost", "spend", "pricing"},
+	{"webpage", "page", "website", "site"},
+	{"doc", "document", "file"},
+	{"wiki", "page"},
+	{"dropdown", "option", "select"},
+	{"popup", "dialog", "alert"},
+	{"channel", "room"},
+	{"label", "tag"},
+	{"commit", "change"},
+	{"error", "exception", "crash"},
+	{"slow", "top", "performance"},
+	{"server", "instance", "machine", "host"},
+	{"time", "date", "clock"},
+	{"nearby", "local"},
+	{"spreadsheet", "sheet"},
+	{"mongo", "mongodb"},
+	{"ci", "workflow", "pipeline", "job", "build"},
+	{"entity", "node"},
 }
 
-// synonyms maps each stem to the stems of its synonyms.
-func synonyms() map[string][]string {
+// synonymTable maps each stem to the stems of its synonyms, built once.
+var synonymTable = func() map[string][]string {
 	out := map[string][]string{}
-	for _, g := range synonymGroups {
+	for _, g := range slices.Concat(verbGroups, nounGroups) {
 		for _, a := range g {
 			for _, b := range g {
 				if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
@@ -168,4 +314,33 @@ func synonyms() map[string][]string {
 		}
 	}
 	return out
+}()
+
+// oneEdit reports whether a and b are at most one edit apart: one letter
+// inserted, deleted, replaced, or two neighbours swapped.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if i == len(a) {
+			return true
+		}
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	}
+	return false
 }

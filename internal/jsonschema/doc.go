@@ -1,9 +1,10 @@
 // Package jsonschema is the module's one reader of JSON Schema.
 //
-// The model: a schema is parsed once into an order-keeping tree of Values
-// (ParseJSON), so that a signature lists properties in the author's order
-// and renders byte for byte the same every time. Everything that reads a
-// schema then answers from that tree with the same rules:
+// The model: a schema is parsed once into an order-keeping tree of
+// jsontext.Values (jsontext.Parse), so that a signature lists properties in
+// the author's order and renders byte for byte the same every time.
+// Everything that reads a schema then answers from that tree with the same
+// rules:
 //
 //   - Resolve and Deref follow local $refs: "#", JSON Pointers through
 //     objects and arrays ("#/allOf/0/properties/xs"), percent-decoded and

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
 // Resolve follows a local reference against the schema document root: "#"
@@ -12,7 +14,7 @@ import (
 // (a reference is a URI fragment) and then unescaped (~1 is /, ~0 is ~),
 // walking object members by name and array elements by index. Remote
 // references, anchors and pointers to nothing resolve to nil.
-func Resolve(root *Value, ref string) *Value {
+func Resolve(root *jsontext.Value, ref string) *jsontext.Value {
 	if ref == "#" {
 		return root
 	}
@@ -64,7 +66,7 @@ const maxRefHops = 32
 // Deref returns the schema v stands for: v itself, or where its $ref chain
 // ends. A $ref replaces its siblings. Nil when a reference dangles or the
 // chain loops.
-func Deref(root, v *Value) *Value {
+func Deref(root, v *jsontext.Value) *jsontext.Value {
 	for range maxRefHops {
 		ref := v.Get("$ref")
 		if ref == nil || ref.Kind != 's' {
@@ -77,20 +79,9 @@ func Deref(root, v *Value) *Value {
 
 // Types lists the JSON types schema s declares, or the one its keywords
 // imply (properties: object; items: array), or "any".
-func Types(s *Value) []string {
-	switch t := s.Get("type"); {
-	case t != nil && t.Kind == 's':
-		return []string{t.Str}
-	case t.IsArray():
-		var out []string
-		for _, x := range t.Members {
-			if x.Value.Kind == 's' {
-				out = append(out, x.Value.Str)
-			}
-		}
-		if len(out) > 0 {
-			return out
-		}
+func Types(s *jsontext.Value) []string {
+	if out := declared(s); len(out) > 0 {
+		return out
 	}
 	switch {
 	case s.Get("properties") != nil || s.Get("additionalProperties") != nil || s.Get("patternProperties") != nil:
@@ -102,28 +93,35 @@ func Types(s *Value) []string {
 }
 
 // TypeIncludes reports whether s's type keyword names the type name.
-func TypeIncludes(s *Value, name string) bool {
+func TypeIncludes(s *jsontext.Value, name string) bool {
+	return slices.Contains(declared(s), name)
+}
+
+// declared lists the names in s's type keyword, a string or a list.
+func declared(s *jsontext.Value) []string {
 	t := s.Get("type")
-	if t != nil && t.Kind == 's' {
-		return t.Str == name
+	switch {
+	case t != nil && t.Kind == 's':
+		return []string{t.Str}
+	case !t.IsArray():
+		return nil
 	}
-	if t.IsArray() {
-		for _, x := range t.Members {
-			if x.Value.Kind == 's' && x.Value.Str == name {
-				return true
-			}
+	var out []string
+	for _, x := range t.Members {
+		if x.Value.Kind == 's' {
+			out = append(out, x.Value.Str)
 		}
 	}
-	return false
+	return out
 }
 
 // Branches are the schemas a value at s must or may match: s itself with
 // its $ref followed, then its allOf, anyOf and oneOf alternatives, theirs
 // in turn, each schema once (a recursive definition is visited once).
-func Branches(root, s *Value) []*Value {
-	var out []*Value
-	var visit func(*Value)
-	visit = func(v *Value) {
+func Branches(root, s *jsontext.Value) []*jsontext.Value {
+	var out []*jsontext.Value
+	var visit func(*jsontext.Value)
+	visit = func(v *jsontext.Value) {
 		v = Deref(root, v)
 		if !v.IsObject() {
 			return
@@ -151,7 +149,7 @@ func Branches(root, s *Value) []*Value {
 // added for OpenAPI's nullable. A branch that names no type (only
 // constraints, like an anyOf entry that adds a required list) adds
 // nothing. Nil means any type: no branch names one.
-func AllowedTypes(root, s *Value) []string {
+func AllowedTypes(root, s *jsontext.Value) []string {
 	var out []string
 	for _, b := range Branches(root, s) {
 		ts := Types(b)
@@ -170,7 +168,7 @@ func AllowedTypes(root, s *Value) []string {
 // WantsArray is the empty-table rule: it reports whether the schema at s
 // allows an array and no object, so that an empty Lua table there is the
 // JSON [] rather than {}.
-func WantsArray(root, s *Value) bool {
+func WantsArray(root, s *jsontext.Value) bool {
 	array, object := false, false
 	for _, t := range AllowedTypes(root, s) {
 		array = array || t == "array"
@@ -181,7 +179,7 @@ func WantsArray(root, s *Value) bool {
 
 // Property returns the schema of member name of an object at s: a
 // declared property, else additionalProperties when that is a schema.
-func Property(root, s *Value, name string) *Value {
+func Property(root, s *jsontext.Value, name string) *jsontext.Value {
 	branches := Branches(root, s)
 	for _, b := range branches {
 		if p := b.Get("properties").Get(name); p != nil {
@@ -197,7 +195,7 @@ func Property(root, s *Value, name string) *Value {
 }
 
 // Item returns the schema of element i (0-based) of an array at s.
-func Item(root, s *Value, i int) *Value {
+func Item(root, s *jsontext.Value, i int) *jsontext.Value {
 	for _, b := range Branches(root, s) {
 		if prefix := b.Get("prefixItems"); prefix.IsArray() && i < len(prefix.Members) {
 			return prefix.Members[i].Value
@@ -216,7 +214,7 @@ func Item(root, s *Value, i int) *Value {
 // when types is empty or names "any"). It checks the type only: a value
 // that is not JSON is of no type.
 func Accepts(raw []byte, types []string) bool {
-	v, err := ParseJSON(string(raw))
+	v, err := jsontext.Parse(string(raw))
 	if err != nil {
 		return false
 	}

@@ -4,11 +4,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/execlua/execlua/internal/jsontext"
 )
 
-func mustParse(t *testing.T, s string) *Value {
+func mustParse(t *testing.T, s string) *jsontext.Value {
 	t.Helper()
-	v, err := ParseJSON(s)
+	v, err := jsontext.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}

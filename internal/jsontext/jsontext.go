@@ -1,8 +1,3 @@
-// Package jsontext writes JSON string literals, the one way the project
-// does: no HTML escaping, short escapes for the common control characters,
-// \u escapes for the other control characters and for U+2028 and U+2029
-// (so the text stays on one line wherever it is pasted), and U+FFFD for
-// bytes that are not UTF-8.
 package jsontext
 
 import (

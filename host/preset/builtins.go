@@ -1,10 +1,23 @@
-package pool
+package preset
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// DefaultBuiltins returns descriptors for the builtins a coding-agent host
+	"github.com/execlua/execlua/pool"
+)
+
+// Tool is a tool descriptor, execlua.Tool.
+type Tool = pool.Tool
+
+// Exempt returns the builtins a coding agent calls every turn, which it
+// never defers whatever they ask: Read, Write, Edit, Glob, Grep, Bash.
+// Wrapping each such call in a script would cost more than their schemas
+// save. Each call returns a fresh slice.
+func Exempt() []string { return []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"} }
+
+// Builtins returns descriptors for the builtins a coding-agent host
 // declares, modelled on Claude Code's: the core loop (Read, Write, Edit,
-// Glob, Grep, Bash), which the engine never defers, and the low-frequency or
+// Glob, Grep, Bash), which Exempt keeps flat, and the low-frequency or
 // large-schema tools that ask to be deferred (web access, scheduling, plan
 // mode, worktrees, task tracking, LSP). Their schemas would sit in every
 // request's prefix while most turns never call them; in the pool they cost
@@ -13,7 +26,7 @@ import "encoding/json"
 // The descriptors carry no OutputSchema: what a builtin returns to a script
 // is the host's implementation, and a signature must not promise a shape the
 // host does not produce. Each call returns fresh values.
-func DefaultBuiltins() []Tool {
+func Builtins() []Tool {
 	core := []Tool{
 		{
 			Name:        "Read",

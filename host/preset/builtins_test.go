@@ -1,25 +1,34 @@
-package pool
+package preset
 
 import (
 	"encoding/json"
 	"testing"
 
+	"github.com/execlua/execlua/pool"
 	"github.com/google/go-cmp/cmp"
 )
 
-// The default builtins: the core loop is engine-exempt even if a host marks
-// it deferred; the low-frequency tools are deferred by their own intent.
-func TestDefaultBuiltinsDeferral(t *testing.T) {
+// coreNames and deferredNames partition Builtins.
+var (
+	coreNames     = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
+	deferredNames = []string{"WebFetch", "WebSearch", "CronCreate", "CronList", "CronDelete", "EnterPlanMode", "ExitPlanMode", "EnterWorktree", "ExitWorktree", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "LSP"}
+)
+
+// The preset's builtins under its exempt list: the core loop stays flat
+// even if a host marks it deferred; the low-frequency tools are deferred by
+// their own intent.
+func TestBuiltinsDeferral(t *testing.T) {
+	opts := &pool.Options{Exempt: Exempt()}
 	var core, deferred []string
-	for _, b := range DefaultBuiltins() {
-		d := Decide(b, nil)
+	for _, b := range Builtins() {
+		d := pool.Decide(b, opts)
 		switch {
-		case d.Deferred && d.Reason == ReasonOwnIntent:
+		case d.Deferred && d.Reason == pool.ReasonOwnIntent:
 			deferred = append(deferred, b.Name)
-		case !d.Deferred && d.Reason == ReasonExempt:
+		case !d.Deferred && d.Reason == pool.ReasonExempt:
 			core = append(core, b.Name)
 			b.ShouldDefer = true
-			if Decide(b, nil).Deferred {
+			if pool.Decide(b, opts).Deferred {
 				t.Errorf("%s deferred when it asks to be; the core loop must stay flat", b.Name)
 			}
 		default:
@@ -36,14 +45,14 @@ func TestDefaultBuiltinsDeferral(t *testing.T) {
 
 // Every default schema is a JSON object schema with described properties,
 // every deferred builtin has a search hint, and no two share a name.
-func TestDefaultBuiltinsWellFormed(t *testing.T) {
+func TestBuiltinsWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, b := range DefaultBuiltins() {
+	for _, b := range Builtins() {
 		if seen[b.Name] {
 			t.Errorf("%s listed twice", b.Name)
 		}
 		seen[b.Name] = true
-		if b.Kind != Builtin || b.Description == "" || (b.ShouldDefer && b.SearchHint == "") {
+		if b.Kind != pool.Builtin || b.Description == "" || (b.ShouldDefer && b.SearchHint == "") {
 			t.Errorf("%s: kind %v, description %q, hint %q", b.Name, b.Kind, b.Description, b.SearchHint)
 		}
 		var s struct {
@@ -71,12 +80,17 @@ func TestDefaultBuiltinsWellFormed(t *testing.T) {
 
 // Each call returns fresh values: editing one result does not leak into the
 // next.
-func TestDefaultBuiltinsFresh(t *testing.T) {
-	first := DefaultBuiltins()
+func TestBuiltinsFresh(t *testing.T) {
+	first := Builtins()
 	first[0].Name = "Changed"
 	first[0].InputSchema[0] = 'X'
-	second := DefaultBuiltins()
+	second := Builtins()
 	if second[0].Name != "Read" || second[0].InputSchema[0] != '{' {
 		t.Errorf("edits leaked: %q %q", second[0].Name, second[0].InputSchema[:1])
+	}
+	exempt := Exempt()
+	exempt[0] = "Changed"
+	if Exempt()[0] != "Read" {
+		t.Error("edits to Exempt leaked")
 	}
 }

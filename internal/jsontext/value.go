@@ -1,8 +1,9 @@
-package jsonschema
+package jsontext
 
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -107,14 +108,37 @@ func (p *parser) finish(mark int) []Member {
 	return p.mslab[start:len(p.mslab):len(p.mslab)]
 }
 
-// ParseJSON parses one JSON document.
-func ParseJSON(s string) (*Value, error) {
+// parsers keep their scratch (members, buf) from one Parse to the next: a
+// tool's output is parsed on every nested call.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxScratch is the most scratch a pooled parser keeps, in elements.
+const maxScratch = 1 << 12
+
+// release returns p to the pool, holding nothing of the tree it built.
+func (p *parser) release() {
+	clear(p.members[:cap(p.members)])
+	p.members = p.members[:0]
+	if cap(p.members) > maxScratch {
+		p.members = nil
+	}
+	if cap(p.buf) > maxScratch {
+		p.buf = nil
+	}
+	p.s, p.slab, p.mslab = "", nil, nil
+	parsers.Put(p)
+}
+
+// Parse parses one JSON document.
+func Parse(s string) (*Value, error) {
 	// Every value but the first follows a ':' or a ',' (or opens an
 	// array). Descriptions hold many of those characters too, so about
 	// half the count is a fair first guess at how many values there are.
-	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 16
+	n := (strings.Count(s, ":")+strings.Count(s, ",")+strings.Count(s, "["))/2 + 4
 	n = min(n, 4096)
-	p := &parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n)}
+	p := parsers.Get().(*parser)
+	defer p.release()
+	*p = parser{s: s, slab: make([]Value, 0, n), mslab: make([]Member, 0, n), members: p.members, buf: p.buf}
 	p.space()
 	v, err := p.value()
 	if err != nil {
@@ -289,8 +313,8 @@ func (p *parser) digits() int {
 	return n
 }
 
-// string parses a JSON string starting at the opening quote. Invalid UTF-8
-// becomes U+FFFD, as with encoding/json.
+// string parses a JSON string starting at the opening quote. Each byte
+// that is not UTF-8 becomes U+FFFD, as with encoding/json.
 func (p *parser) string() (string, error) {
 	p.pos++ // '"'
 	start := p.pos
@@ -300,10 +324,7 @@ func (p *parser) string() (string, error) {
 		if c == '"' {
 			s := p.s[start:p.pos]
 			p.pos++
-			if utf8.ValidString(s) {
-				return s, nil
-			}
-			return strings.ToValidUTF8(s, "\uFFFD"), nil
+			return validUTF8(s), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -317,7 +338,7 @@ func (p *parser) string() (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+			return validUTF8(string(b)), nil
 		case c < 0x20:
 			return "", p.fail("control character in a string")
 		case c != '\\':
@@ -371,6 +392,26 @@ func (p *parser) string() (string, error) {
 		}
 	}
 	return "", p.fail("unterminated string")
+}
+
+// validUTF8 replaces each byte of s that is not UTF-8 with U+FFFD (one per
+// byte, where strings.ToValidUTF8 would fold a run into one).
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func (p *parser) hex4() (rune, bool) {

@@ -1,0 +1,593 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// binary is the execlua binary TestMain builds once for every test.
+var binary string
+
+// fixtureEnv makes the test binary serve the fixture server over stdio
+// instead of running tests: the stdio fixture is a real subprocess.
+const fixtureEnv = "EXECLUA_TEST_FIXTURE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fixtureEnv) == "stdio" {
+		if err := server.ServeStdio(fixtureServer()); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "execlua-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "execlua")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building execlua: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fixtureServer is the server tests reach over stdio and HTTP: a read-only
+// tool whose name is not a Lua identifier, and one that changes something.
+func fixtureServer() *server.MCPServer {
+	s := server.NewMCPServer("fixture", "1")
+	s.AddTool(mcp.NewTool("get-item",
+		mcp.WithDescription("Fetch an item by id."),
+		mcp.WithInteger("id", mcp.Required()),
+		mcp.WithReadOnlyHintAnnotation(true),
+	), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		id := req.GetInt("id", 0)
+		return mcp.NewToolResultStructuredOnly(map[string]any{"id": id, "name": fmt.Sprintf("item-%d", id), "pid": os.Getpid()}), nil
+	})
+	s.AddTool(mcp.NewTool("put.item",
+		mcp.WithDescription("Store an item."),
+		mcp.WithString("name", mcp.Required()),
+		mcp.WithRawOutputSchema([]byte(`{"type":"object","properties":{"ok":{"type":"boolean"},"id":{"type":"integer"}},"required":["ok","id"]}`)),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+	), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultStructuredOnly(map[string]any{"ok": true, "id": 42}), nil
+	})
+	return s
+}
+
+// result is one run of the binary.
+type result struct {
+	stdout, stderr string
+	status         int
+}
+
+// runCLI runs the binary in dir (a fresh directory when ""), with HOME
+// pointing there too so that no user settings are read.
+func runCLI(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	cmd := exec.CommandContext(t.Context(), binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	status := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		status = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("execlua %v: %v", args, err)
+	}
+	return result{stdout.String(), stderr.String(), status}
+}
+
+// want checks the exit status and reports the run's output if it differs.
+func (r result) want(t *testing.T, status int) result {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.status, status, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// write creates a file under dir and returns its path.
+func write(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// keys are a JSON object's keys, sorted.
+func keys(t *testing.T, raw string) []string {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &obj); err != nil {
+		t.Fatalf("not a JSON object: %v\n%s", err, raw)
+	}
+	var out []string
+	for k := range obj {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mcpConfig writes an .mcp.json naming the stdio fixture (this test binary)
+// as server "fix" and, when url is set, the HTTP fixture as server "web".
+func mcpConfig(t *testing.T, dir, url string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := map[string]any{
+		"fix": map[string]any{"command": self, "env": map[string]string{fixtureEnv: "stdio"}},
+	}
+	if url != "" {
+		servers["web"] = map[string]any{"type": "http", "url": url}
+	}
+	data, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return write(t, dir, "fleet.mcp.json", string(data))
+}
+
+// httpFixture serves the fixture server over streamable HTTP on loopback.
+func httpFixture(t *testing.T) string {
+	t.Helper()
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(fixtureServer()))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/mcp"
+}
+
+// ORCH-2: structured content comes back as a table; SUM-4: the live summary.
+func TestRunEchoAgainstTheDemoServer(t *testing.T) {
+	r := runCLI(t, "", "", "run", "--demo", "--yes", "-", "x").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "exactly one SCRIPT") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	r = runCLI(t, "", `return tools.mcp__demo__echo{ a = 1, list = { "x", true } }`, "run", "--demo", "--yes", "-").want(t, exitOK)
+	if got, want := r.stdout, `{"a":1,"list":["x",true]}`+"\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+	// Not a terminal: the live summary comes as plain lines (SUM-4).
+	if !strings.Contains(r.stderr, "1 tool call: mcp__demo__echo\n") {
+		t.Errorf("stderr has no summary line:\n%s", r.stderr)
+	}
+}
+
+func TestRunSleepAnswersSlept(t *testing.T) {
+	r := runCLI(t, "", `local r = tools.mcp__demo__sleep{ ms = 20 } return r.slept`, "run", "--demo", "--yes", "-").want(t, exitOK)
+	if r.stdout != "20\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+func TestRunJSONShape(t *testing.T) {
+	r := runCLI(t, "", `print("hi") error("boom")`, "run", "--demo", "--yes", "--json", "-").want(t, exitFailed)
+	if d := cmp.Diff([]string{"calls", "error", "images", "ok", "summary", "text"}, keys(t, r.stdout)); d != "" {
+		t.Errorf("keys (-want +got):\n%s", d)
+	}
+	var out struct {
+		OK    bool
+		Error *string
+		Text  string
+	}
+	json.Unmarshal([]byte(r.stdout), &out)
+	if out.OK || out.Error == nil || !strings.Contains(out.Text, "hi") {
+		t.Errorf("failed run = %s", r.stdout)
+	}
+
+	r = runCLI(t, "", `return tools.mcp__demo__echo{ a = 1 }`, "run", "--demo", "--yes", "--json", "-").want(t, exitOK)
+	var ok runOutput
+	if err := json.Unmarshal([]byte(r.stdout), &ok); err != nil {
+		t.Fatal(err)
+	}
+	want := runOutput{OK: true, Text: `{"a":1}`, Summary: "1 tool call\nmcp__demo__echo", Calls: []string{"mcp__demo__echo"}, Images: []savedImage{}}
+	if d := cmp.Diff(want, ok); d != "" {
+		t.Errorf("run --json (-want +got):\n%s", d)
+	}
+}
+
+// ORCH-6: what was printed before the failure is kept.
+func TestRunFailedScriptExitsOne(t *testing.T) {
+	r := runCLI(t, "", "print('before')\nerror('boom')", "run", "--demo", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "boom") || !strings.Contains(r.stdout, "before") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "failed") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+// PERM-1: with no terminal and no --yes, a call no rule covers is refused.
+func TestRunDeniesWithoutATerminal(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__demo__echo{}`, "run", "--demo", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "refused permission to use mcp__demo__echo") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+// PERM-2, PERM-3: rules from --settings decide nested calls; ORCH-5: the
+// script catches a refusal with pcall.
+func TestRunFollowsPermissionRules(t *testing.T) {
+	dir := t.TempDir()
+	settings := write(t, dir, "settings.json", `{"permissions":{"allow":["mcp__demo"],"deny":["mcp__demo__fail"]}}`)
+	r := runCLI(t, dir, `local ok, err = pcall(tools.mcp__demo__sleep, { ms = 1 }) return ok`, "run", "--demo", "--settings", settings, "-").want(t, exitOK)
+	if r.stdout != "true\n" {
+		t.Errorf("allowed call: stdout = %q", r.stdout)
+	}
+	// A deny rule takes the tool out of the pool: the call reaches the host
+	// as an unknown tool, and the script can catch it.
+	r = runCLI(t, dir, `local ok, err = pcall(tools.mcp__demo__fail, {}) return { ok = ok, err = err }`, "run", "--demo", "--settings", settings, "-").want(t, exitOK)
+	if !strings.Contains(r.stdout, `"ok":false`) || !strings.Contains(r.stdout, "mcp__demo__fail") {
+		t.Errorf("denied call: stdout = %q", r.stdout)
+	}
+}
+
+func TestRunMissingScript(t *testing.T) {
+	r := runCLI(t, "", "", "run", "nope.lua").want(t, exitUsage)
+	want := "execlua: cannot read the script: open nope.lua: no such file or directory\nhint: check the path, or give - to read the script from stdin\n"
+	if r.stderr != want {
+		t.Errorf("stderr = %q, want %q", r.stderr, want)
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	dir := t.TempDir()
+	settings := write(t, dir, "settings.json", "{\n  \"permissions\": {\"allow\": [\"x\",]}\n}")
+	r := runCLI(t, dir, "return 1", "run", "--settings", settings, "-").want(t, exitUsage)
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "settings.json") || !strings.HasPrefix(lines[1], "hint: ") {
+		t.Errorf("stderr = %q, want one line naming the file and a hint", r.stderr)
+	}
+	r = runCLI(t, dir, "return 1", "tools", "--settings", filepath.Join(dir, "missing.json")).want(t, exitUsage)
+	if !strings.Contains(r.stderr, "cannot read --settings") || !strings.Contains(r.stderr, "hint: check the path given to --settings") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+// ORCH-4: a tool of a server that does not exist fails the call, naming it.
+func TestRunUnknownServer(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__nope__get{}`, "run", "--demo", "--yes", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "mcp__nope__get") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+func TestRunServerThatDoesNotStart(t *testing.T) {
+	dir := t.TempDir()
+	cfg := write(t, dir, ".mcp.json", `{"mcpServers":{
+		"broken": {"command": "sh", "args": ["-c", "echo no API token set >&2; exit 3"]},
+		"gone": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`)
+	r := runCLI(t, dir, `return tools.mcp__demo__echo{ up = true }`, "run", "--demo", "--yes", "--mcp-config", cfg, "-").want(t, exitOK)
+	for _, want := range []string{"warning: mcp: server broken", "    no API token set\n", "warning: mcp: server gone"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if r.stdout != `{"up":true}`+"\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+func TestRunWithNoToolsIsAConfigurationError(t *testing.T) {
+	r := runCLI(t, "", `return 1`, "run", "-").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "Exec is not available") || !strings.Contains(r.stderr, "hint: ") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+func TestRunImages(t *testing.T) {
+	dir := t.TempDir()
+	images := filepath.Join(dir, "out")
+	r := runCLI(t, dir, `tools.mcp__demo__chart{ values = { 10, 90 } } return "drawn"`, "run", "--demo", "--yes", "--images", images, "--json", "-").want(t, exitOK)
+	var out runOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Images) != 1 || out.Images[0].MIMEType != "image/png" {
+		t.Fatalf("images = %+v", out.Images)
+	}
+	data, err := os.ReadFile(out.Images[0].File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("%s is not a PNG", out.Images[0].File)
+	}
+}
+
+// BUD-1 at the command line: --budget stops a runaway script; BUD-6:
+// --max-calls refuses the call over the limit.
+func TestRunBudgetAndMaxCalls(t *testing.T) {
+	r := runCLI(t, "", `while true do end`, "run", "--demo", "--budget", "50ms", "-").want(t, exitFailed)
+	if !strings.Contains(strings.ToLower(r.stdout), "time") {
+		t.Errorf("budget: stdout = %q", r.stdout)
+	}
+	r = runCLI(t, "", `for i = 1, 3 do tools.mcp__demo__echo{ i = i } end`, "run", "--demo", "--yes", "--max-calls", "2", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "at most 2 tool calls") {
+		t.Errorf("max-calls: stdout = %q", r.stdout)
+	}
+	runCLI(t, "", `return 1`, "run", "--max-calls", "-1", "-").want(t, exitUsage)
+}
+
+// ORCH-1 against real servers: a stdio subprocess and a loopback HTTP
+// server, called in parallel (BUD-5).
+func TestRunStdioAndHTTPServers(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mcpConfig(t, dir, httpFixture(t))
+	script := `
+local a, b = tools.parallel(
+  function() return tools["mcp__fix__get-item"]{ id = 1 } end,
+  function() return tools["mcp__web__get-item"]{ id = 2 } end)
+return { a.name, b.name, a.pid ~= b.pid }`
+	r := runCLI(t, dir, script, "run", "--mcp-config", cfg, "--yes", "-").want(t, exitOK)
+	if r.stdout != `["item-1","item-2",true]`+"\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+// The project's .mcp.json is read when --mcp-config is not given.
+func TestRunReadsTheProjectMCPConfig(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(mcpConfig(t, dir, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, ".mcp.json", string(data))
+	r := runCLI(t, dir, `return tools["mcp__fix__get-item"]{ id = 7 }.name`, "run", "--yes", "-").want(t, exitOK)
+	if r.stdout != "item-7\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+const changingScript = `
+local before = tools.mcp__notes__list_notes{}
+local added = tools.mcp__notes__add_note{ title = "Draft", tags = { "work" } }
+tools.mcp__notes__delete_note{ id = 1 }
+local after = tools.mcp__notes__list_notes{}
+return { before = #before.notes, added_id = added.id, after = #after.notes }`
+
+func TestDryRun(t *testing.T) {
+	r := runCLI(t, "", changingScript, "run", "--demo", "--yes", "--dry-run", "-").want(t, exitOK)
+	// The read-only calls ran against the real server, the others did not:
+	// the store is unchanged and add_note answered a value of its schema.
+	if r.stdout != `{"added_id":0,"after":3,"before":3}`+"\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	want := "dry run: 2 calls would have changed something:\n" +
+		`  mcp__notes__add_note {"tags":["work"],"title":"Draft"}` + "\n" +
+		`  mcp__notes__delete_note {"id":1}` + "\n"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr = %q, want it to contain %q", r.stderr, want)
+	}
+	// Without --dry-run the same script changes the store.
+	r = runCLI(t, "", changingScript, "run", "--demo", "--yes", "-").want(t, exitOK)
+	if r.stdout != `{"added_id":4,"after":3,"before":3}`+"\n" {
+		t.Errorf("real run: stdout = %q", r.stdout)
+	}
+}
+
+// A dry run still asks permission and runs the hooks: a refused or
+// blocked call stays refused (PERM-4, HOOK-2).
+func TestDryRunKeepsPermissionsAndHooks(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__notes__add_note{ title = "x" }`, "run", "--demo", "--dry-run", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "refused permission") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	dir := t.TempDir()
+	settings := write(t, dir, "settings.json", `{"hooks":{"PreToolUse":[{"matcher":"mcp__notes__add_note",
+		"hooks":[{"type":"command","command":"echo no new notes today >&2; exit 2"}]}]}}`)
+	r = runCLI(t, dir, `local ok, err = pcall(tools.mcp__notes__add_note, { title = "x" }) return err`,
+		"run", "--demo", "--yes", "--dry-run", "--settings", settings, "-").want(t, exitOK)
+	if !strings.Contains(r.stdout, "PreToolUse:mcp__notes__add_note hook error") || !strings.Contains(r.stdout, "no new notes today") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "dry run: 0 calls would have changed something:") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+func TestRecordAndReplay(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "calls.json")
+	script := `
+local item = tools["mcp__fix__get-item"]{ id = 3 }
+local w = tools.mcp__weather__forecast{ city = "Tokyo", days = 1 }
+local ok, err = pcall(tools.mcp__demo__fail, { message = "no" })
+return { item.name, w.days[1].sky, err }`
+	cfg := mcpConfig(t, dir, "")
+	first := runCLI(t, dir, script, "run", "--demo", "--mcp-config", cfg, "--yes", "--record", rec, "-").want(t, exitOK)
+	if !strings.Contains(first.stdout, `"item-3","rain"`) {
+		t.Fatalf("recorded run: stdout = %q", first.stdout)
+	}
+	// No server at all this time: no --demo, and the fixture's config is
+	// still named but its server is not started.
+	again := runCLI(t, dir, script, "run", "--mcp-config", cfg, "--yes", "--replay", rec, "-").want(t, exitOK)
+	if again.stdout != first.stdout {
+		t.Errorf("replayed stdout = %q, recorded %q", again.stdout, first.stdout)
+	}
+	// A call the recording does not hold is named.
+	r := runCLI(t, dir, `return tools["mcp__fix__get-item"]{ id = 4 }`, "run", "--yes", "--replay", rec, "--json", "-").want(t, exitFailed)
+	if !strings.Contains(r.stderr, "replay: 1 call had no recording:\n  mcp__fix__get-item {\"id\":4}\n") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	runCLI(t, dir, "return 1", "run", "--replay", filepath.Join(dir, "none.json"), "-").want(t, exitUsage)
+	runCLI(t, dir, "return 1", "run", "--replay", rec, "--record", rec, "-").want(t, exitUsage)
+}
+
+// POOL-1: tools[] holds Exec and no pool tool; BC-2: a new conversation
+// gets the names-only announcement; BC-3: an empty pool gets none.
+func TestTools(t *testing.T) {
+	r := runCLI(t, "", "", "tools", "--demo", "--json").want(t, exitOK)
+	if d := cmp.Diff([]string{"announcement", "tools"}, keys(t, r.stdout)); d != "" {
+		t.Errorf("keys (-want +got):\n%s", d)
+	}
+	var out struct {
+		Tools        []map[string]json.RawMessage
+		Announcement map[string]any
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Tools) == 0 || string(out.Tools[0]["name"]) != `"Exec"` {
+		t.Fatalf("tools = %s", r.stdout)
+	}
+	for _, tool := range out.Tools {
+		if d := cmp.Diff([]string{"description", "inputSchema", "name"}, slices.Sorted(mapsKeys(tool))); d != "" {
+			t.Errorf("tool keys (-want +got):\n%s", d)
+		}
+	}
+	if out.Announcement["role"] != "user" || out.Announcement["isMeta"] != true ||
+		!strings.Contains(fmt.Sprint(out.Announcement["content"]), "mcp__demo__echo") {
+		t.Errorf("announcement = %v", out.Announcement)
+	}
+	// No pool: no announcement.
+	r = runCLI(t, "", "", "tools", "--json").want(t, exitOK)
+	if !strings.Contains(r.stdout, `"announcement": null`) {
+		t.Errorf("empty pool: %s", r.stdout)
+	}
+	r = runCLI(t, "", "", "tools", "--demo").want(t, exitOK)
+	if !strings.Contains(r.stdout, "Announcement") || !strings.Contains(r.stdout, "tools.ToolSearch") {
+		t.Errorf("tools:\n%s", r.stdout)
+	}
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// SRCH-1 from the shell: the value a script gets, signatures included.
+func TestSearch(t *testing.T) {
+	r := runCLI(t, "", "", "search", "--demo", "weather forecast").want(t, exitOK)
+	if !strings.Contains(r.stdout, "function tools.mcp__weather__forecast(args) end") {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+	r = runCLI(t, "", "", "search", "--demo", "--json", "select:mcp__demo__echo,mcp__demo__sleep").want(t, exitOK)
+	var got searchResult
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Total != 2 || got.Matches[0].Name != "mcp__demo__echo" || got.Matches[1].Name != "mcp__demo__sleep" {
+		t.Errorf("search --json = %s", r.stdout)
+	}
+	runCLI(t, "", "", "search", "--demo").want(t, exitUsage)
+}
+
+func TestHelpHasAnExample(t *testing.T) {
+	for _, cmd := range []string{"run", "tools", "search", "types", "serve", "demo"} {
+		r := runCLI(t, "", "", cmd, "--help").want(t, exitOK)
+		_, example, _ := strings.Cut(r.stdout, "Example:\n")
+		if !strings.HasPrefix(strings.TrimSpace(example), "execlua "+cmd) {
+			t.Errorf("%s --help has no example:\n%s", cmd, r.stdout)
+		}
+	}
+	r := runCLI(t, "", "", "--help").want(t, exitOK)
+	if !strings.Contains(r.stdout, "Example:") {
+		t.Errorf("--help has no example:\n%s", r.stdout)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--bogus", "x.lua"},
+		{"--bogus"},
+		{"run"},
+		{"types", "extra"},
+		{"run", "--budget", "soon", "x.lua"},
+	} {
+		r := runCLI(t, "", "", args...).want(t, exitUsage)
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], "execlua: ") || !strings.HasPrefix(lines[1], "hint: ") {
+			t.Errorf("execlua %v: stderr = %q, want one line and a hint", args, r.stderr)
+		}
+		if r.stdout != "" {
+			t.Errorf("execlua %v: stdout = %q", args, r.stdout)
+		}
+	}
+}
+
+func TestDemo(t *testing.T) {
+	r := runCLI(t, "", "", "demo").want(t, exitOK)
+	for _, want := range []string{
+		"mcp__demo__echo\n",
+		"refused mcp__notes__delete_note {\"id\":2}",
+		`{"deleted":false,"slept_ms":300,"warmer":"Lisbon","work_notes":2}`,
+		"Exec(weather and notes)",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// The definition file is valid Lua (gopher-lua's parser reads it) and
+// declares every pool tool, ToolSearch, parallel and print.
+func TestTypes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mcpConfig(t, dir, "")
+	out := filepath.Join(dir, "tools.d.lua")
+	runCLI(t, dir, "", "types", "--demo", "--mcp-config", cfg, "-o", out).want(t, exitOK)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if _, err := parse.Parse(strings.NewReader(text), "tools.d.lua"); err != nil {
+		t.Fatalf("gopher-lua cannot parse the definitions: %v\n%s", err, text)
+	}
+	for _, want := range []string{
+		"---@meta\n",
+		"function tools.ToolSearch(args) end",
+		"function tools.parallel(...) end",
+		"function print(...) end",
+		"function tools.mcp__demo__echo(args) end",
+		"---@return mcp__demo__sleep.Result\nfunction tools.mcp__demo__sleep(args) end",
+		`tools["mcp__fix__get-item"] = function(args) end`,
+		"---Fetch an item by id.\n---@param args",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("definitions lack %q", want)
+		}
+	}
+	// Without -o the same text goes to stdout.
+	r := runCLI(t, dir, "", "types", "--demo", "--mcp-config", cfg).want(t, exitOK)
+	if r.stdout != text {
+		t.Error("types on stdout differs from types -o")
+	}
+}

@@ -1,0 +1,342 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+	"weak"
+
+	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host/hooks"
+	"github.com/execlua/execlua/host/permission"
+	"github.com/execlua/execlua/host/servers"
+	"github.com/execlua/execlua/host/settings"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServerConfig is one MCP server entry (settings.ServerConfig).
+type ServerConfig = settings.ServerConfig
+
+// Options configure a Host. The zero value (and nil) is a host with no
+// settings files, no MCP servers, no builtins, and no one to ask: calls no
+// rule allows are refused.
+type Options struct {
+	// Settings are the settings files of each layer; "" for none.
+	Settings settings.Paths
+	// Remote, when set, is the managed layer supplied from code in place
+	// of Settings.Managed (see SetRemote).
+	Remote *settings.File
+	// MCPConfig is an .mcp.json file; "" for none.
+	MCPConfig string
+	// Servers are MCP servers from code; they override servers of the
+	// same name from the files.
+	Servers map[string]ServerConfig
+	// InProcess are mcp-go servers in this process, by server name.
+	InProcess map[string]*server.MCPServer
+
+	// Builtins are the host's own tools (see package host/preset), and
+	// Builtin performs their calls; with Builtin nil a builtin call fails.
+	Builtins []execlua.Tool
+	Builtin  Executor
+	// Execute, when set, wraps the execution of every call, after the
+	// permission check and the PreToolUse hooks: dry runs, recording and
+	// replay plug in here.
+	Execute func(next Executor) Executor
+	// Prompter asks the user when no rule decides; nil refuses.
+	Prompter Prompter
+
+	// Cwd is the working directory of hooks and stdio servers, and the
+	// base of relative path rules; "" is the process's.
+	Cwd string
+	// SessionID is passed to hooks.
+	SessionID string
+	// ConnectTimeout bounds each MCP server's start (default 30 s).
+	ConnectTimeout time.Duration
+	// HookTimeout bounds hooks that set no timeout (default 60 s).
+	HookTimeout time.Duration
+	// NoWatch turns off reloading settings files when they change.
+	NoWatch bool
+
+	// OnChange is called after the tools or the settings changed (the
+	// sessions are already updated).
+	OnChange func()
+	// OnReport is told of every Report as it happens.
+	OnReport func(Report)
+	// OnMessage receives the isMeta messages hooks produce (HOOK-3), unless
+	// the call's context names its own (WithMessages).
+	OnMessage func(text string)
+}
+
+// Report is a failure that is not a call's own: a server that did not
+// start or lost its connection, a tool left out, a hook that failed open,
+// a settings file or rule that could not be read.
+type Report struct {
+	// Source is "mcp", "settings", "permissions" or "hooks".
+	Source string
+	// Server and Tool name the MCP server and tool concerned, if any.
+	Server, Tool string
+	Err          error
+	// Stderr is the last lines of a server's or hook's stderr.
+	Stderr string
+}
+
+func (r Report) String() string {
+	s := r.Source + ": "
+	if r.Server != "" {
+		s += "server " + r.Server + ": "
+	}
+	if r.Tool != "" {
+		s += "tool " + r.Tool + ": "
+	}
+	s += r.Err.Error()
+	if r.Stderr != "" {
+		s += "\nlast lines of stderr:\n" + r.Stderr
+	}
+	return s
+}
+
+// maxReports bounds the reports a Host keeps.
+const maxReports = 200
+
+// Host is the reference host. Its methods are safe for concurrent use.
+type Host struct {
+	opts     Options
+	builtins map[string]int // index into opts.Builtins
+	store    *settings.Store
+	mgr      *servers.Manager
+	exec     Executor
+	closed   atomic.Bool
+
+	pol     atomic.Pointer[policy]
+	granted []permission.Rule // allow-always rules of this process; guarded by syncMu
+
+	askMu    sync.Mutex // one prompt at a time
+	syncMu   sync.Mutex // serialises policy rebuilds and session updates
+	sessions []weak.Pointer[execlua.Session]
+
+	repMu   sync.Mutex
+	reports []Report
+
+	bg sync.WaitGroup
+}
+
+// policy is what the settings say, compiled. It is never changed after it
+// is built.
+type policy struct {
+	settings *settings.Settings
+	checker  *permission.Checker
+	hooks    *hooks.Runner
+}
+
+// New starts a host: it reads the settings, connects every MCP server in
+// parallel (ctx bounds that wait; each server has its own timeout, and a
+// server that fails is reported and left out), and starts watching the
+// settings files. Close releases it all.
+func New(ctx context.Context, opts *Options) (*Host, error) {
+	h := &Host{}
+	if opts != nil {
+		h.opts = *opts
+	}
+	h.builtins = map[string]int{}
+	for i, t := range h.opts.Builtins {
+		if t.Kind != execlua.Builtin {
+			return nil, fmt.Errorf("host: Options.Builtins holds %s, which is not a builtin; MCP tools come from servers", t.Name)
+		}
+		h.builtins[t.Name] = i
+	}
+	base := Executor(h.execute)
+	if h.opts.Execute != nil {
+		base = h.opts.Execute(base)
+	}
+	h.exec = base
+	h.store = settings.Open(h.opts.Settings, &settings.Options{
+		MCPConfig: h.opts.MCPConfig,
+		Remote:    h.opts.Remote,
+		OnChange:  h.settingsChanged,
+		OnError:   func(err error) { h.report(Report{Source: "settings", Err: err}) },
+	})
+	h.rebuild(h.store.Current())
+	h.mgr = servers.New(&servers.Options{
+		InProcess:      h.opts.InProcess,
+		Cwd:            h.opts.Cwd,
+		ConnectTimeout: h.opts.ConnectTimeout,
+		OnChange:       h.sync,
+		OnReport: func(r servers.Report) {
+			h.report(Report{Source: "mcp", Server: r.Server, Tool: r.Tool, Err: r.Err, Stderr: r.Stderr})
+		},
+	})
+	h.mgr.Connect(ctx, h.serverConfigs(h.store.Current()))
+	if !h.opts.NoWatch {
+		if err := h.store.Watch(); err != nil {
+			h.report(Report{Source: "settings", Err: fmt.Errorf("settings files will not be reloaded when they change: %w", err)})
+		}
+	}
+	return h, nil
+}
+
+// Close disconnects every server, stops watching the settings and waits
+// for the host's background work.
+func (h *Host) Close() error {
+	h.closed.Store(true)
+	err := errors.Join(h.store.Close(), h.mgr.Close())
+	h.bg.Wait()
+	return err
+}
+
+// Tools returns the registry: the builtins, then the tools of every
+// connected MCP server.
+func (h *Host) Tools() []execlua.Tool {
+	return append(slices.Clone(h.opts.Builtins), h.mgr.Tools()...)
+}
+
+// Servers returns the state of every MCP server.
+func (h *Host) Servers() []servers.Status { return h.mgr.Status() }
+
+// Revive starts again, in the background, the MCP servers that went down
+// and whose backoff has passed; their tools return to the pool when they
+// are connected. A host calls it before each model request: that is the
+// "next use" of a server whose tools left the pool.
+func (h *Host) Revive() { h.mgr.Revive() }
+
+// Settings returns the current settings as the core reads them: enableExec
+// and the non-deferred lists per layer (the managed layer is the remote
+// one), and the deny filter of the permission rules.
+func (h *Host) Settings() execlua.Settings { return h.pol.Load().execSettings() }
+
+// SettingsFiles returns the settings layers as last read.
+func (h *Host) SettingsFiles() *settings.Settings { return h.pol.Load().settings }
+
+// SetRemote replaces the managed layer with settings supplied from code.
+func (h *Host) SetRemote(f settings.File) { h.store.SetRemote(f) }
+
+// Reports returns the reports so far, oldest first (at most the last 200).
+func (h *Host) Reports() []Report {
+	h.repMu.Lock()
+	defer h.repMu.Unlock()
+	return slices.Clone(h.reports)
+}
+
+func (h *Host) reportAll(reports []Report) {
+	for _, r := range reports {
+		h.report(r)
+	}
+}
+
+func (h *Host) report(r Report) {
+	h.repMu.Lock()
+	h.reports = append(h.reports, r)
+	if over := len(h.reports) - maxReports; over > 0 {
+		h.reports = slices.Delete(h.reports, 0, over)
+	}
+	h.repMu.Unlock()
+	if h.opts.OnReport != nil {
+		h.opts.OnReport(r)
+	}
+}
+
+func (p *policy) execSettings() execlua.Settings {
+	s := p.settings
+	return execlua.Settings{
+		Remote: execlua.Layer{EnableExec: s.Layer(settings.Managed).EnableExec, NonDeferred: s.NonDeferred(settings.Managed)},
+		Local:  execlua.Layer{EnableExec: s.EnableExec(settings.Local), NonDeferred: s.NonDeferred(settings.User, settings.Project, settings.Local)},
+		Denied: p.checker.Denied,
+	}
+}
+
+// serverConfigs are the servers the settings name, with those of
+// Options.Servers on top.
+func (h *Host) serverConfigs(s *settings.Settings) map[string]ServerConfig {
+	out := s.Servers()
+	maps.Copy(out, h.opts.Servers)
+	return out
+}
+
+// settingsChanged follows a reload: a new policy for the next call, the
+// sessions' settings, and the servers the files now name.
+func (h *Host) settingsChanged(s *settings.Settings) {
+	if h.closed.Load() {
+		return
+	}
+	h.rebuild(s)
+	h.sync()
+	h.bg.Go(func() { h.mgr.Connect(context.Background(), h.serverConfigs(s)) })
+}
+
+// rebuild compiles the policy of s.
+func (h *Host) rebuild(s *settings.Settings) {
+	var reports []Report
+	h.syncMu.Lock()
+	checker, errs := permission.New(s, h.opts.Cwd)
+	for _, err := range errs {
+		reports = append(reports, Report{Source: "permissions", Err: err})
+	}
+	runner, errs := hooks.New(s, &hooks.Options{
+		Cwd:       h.opts.Cwd,
+		SessionID: h.opts.SessionID,
+		Timeout:   h.opts.HookTimeout,
+		OnFailure: func(f hooks.Failure) {
+			h.report(Report{Source: "hooks", Tool: f.Tool, Err: f, Stderr: f.Stderr})
+		},
+	})
+	for _, err := range errs {
+		reports = append(reports, Report{Source: "hooks", Err: err})
+	}
+	h.pol.Store(&policy{settings: s, checker: checker.With(h.granted), hooks: runner})
+	h.syncMu.Unlock()
+	h.reportAll(reports) // outside the lock: OnReport may call back
+}
+
+// NewSession returns an execlua Session whose nested calls go through this
+// host's funnel and whose registry and settings follow the host's. opts
+// gives the rest (Guidance, Limits, ...); its Tools and Settings are
+// replaced.
+func (h *Host) NewSession(opts *execlua.Options) (*execlua.Session, error) {
+	var o execlua.Options
+	if opts != nil {
+		o = *opts
+	}
+	h.syncMu.Lock()
+	defer h.syncMu.Unlock()
+	o.Tools = h.Tools()
+	o.Settings = h.pol.Load().execSettings()
+	s, err := execlua.New(h.Funnel(), &o)
+	if err != nil {
+		return nil, err
+	}
+	h.sessions = append(h.sessions, weak.Make(s))
+	return s, nil
+}
+
+// sync hands the current tools and settings to every live session.
+func (h *Host) sync() {
+	var reports []Report
+	h.syncMu.Lock()
+	tools := h.Tools()
+	st := h.pol.Load().execSettings()
+	live := h.sessions[:0]
+	for _, wp := range h.sessions {
+		s := wp.Value()
+		if s == nil {
+			continue
+		}
+		live = append(live, wp)
+		if err := s.SetSettings(st); err != nil {
+			reports = append(reports, Report{Source: "settings", Err: err})
+		}
+		if err := s.SetTools(tools); err != nil {
+			reports = append(reports, Report{Source: "mcp", Err: err})
+		}
+	}
+	clear(h.sessions[len(live):])
+	h.sessions = live
+	h.syncMu.Unlock()
+	h.reportAll(reports)
+	if h.opts.OnChange != nil {
+		h.opts.OnChange()
+	}
+}

@@ -1,0 +1,128 @@
+package permission
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/execlua/execlua/host/settings"
+)
+
+// Decision is the outcome of a check.
+type Decision int
+
+// The outcomes.
+const (
+	// Allow: the call proceeds without asking.
+	Allow Decision = iota
+	// Ask: the user must be asked.
+	Ask
+	// Deny: the call is refused.
+	Deny
+)
+
+func (d Decision) String() string { return [...]string{"allow", "ask", "deny"}[d] }
+
+var decisionOf = [...]Decision{settings.Allow: Allow, settings.Ask: Ask, settings.Deny: Deny}
+
+// Verdict is a decision and why.
+type Verdict struct {
+	Decision Decision
+	// Rule is the rule that decided; nil when the mode did.
+	Rule *Rule
+	// Mode is the permission mode in force.
+	Mode string
+}
+
+// Checker applies one set of rules. It is immutable.
+type Checker struct {
+	rules []Rule
+	mode  string
+	cwd   string
+}
+
+// New builds a checker from the settings' rules and mode; cwd resolves
+// relative path patterns. Rules that do not parse are left out and
+// returned as errors.
+func New(s *settings.Settings, cwd string) (*Checker, []error) {
+	c := &Checker{mode: s.DefaultMode(), cwd: cwd}
+	var errs []error
+	for _, sr := range s.Rules() {
+		r, err := Parse(sr)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.rules = append(c.rules, r)
+	}
+	return c, errs
+}
+
+// With returns a checker that also allows the given rules (ones granted
+// this session and not yet read back from a file).
+func (c *Checker) With(extra []Rule) *Checker {
+	out := *c
+	out.rules = append(append([]Rule(nil), c.rules...), extra...)
+	return &out
+}
+
+// Check judges one call: deny beats ask beats allow; with no rule, the
+// mode decides.
+func (c *Checker) Check(name string, args json.RawMessage) Verdict {
+	var found [3]*Rule
+	for i := range c.rules {
+		r := &c.rules[i]
+		if found[r.Kind] == nil && r.Matches(name, args, c.cwd) {
+			found[r.Kind] = r
+		}
+	}
+	for _, kind := range []settings.RuleKind{settings.Deny, settings.Ask, settings.Allow} {
+		if r := found[kind]; r != nil {
+			return Verdict{Decision: decisionOf[kind], Rule: r, Mode: c.mode}
+		}
+	}
+	switch c.mode {
+	case "bypassPermissions":
+		return Verdict{Decision: Allow, Mode: c.mode}
+	case "dontAsk":
+		return Verdict{Decision: Deny, Mode: c.mode}
+	case "acceptEdits":
+		switch name {
+		case "Edit", "Write", "MultiEdit", "NotebookEdit":
+			return Verdict{Decision: Allow, Mode: c.mode}
+		}
+	}
+	return Verdict{Decision: Ask, Mode: c.mode}
+}
+
+// Denied reports whether a deny rule without an argument pattern names the
+// tool: the tool is then kept out of tools[] and the pool alike.
+func (c *Checker) Denied(name string) bool {
+	for _, r := range c.rules {
+		if r.Kind == settings.Deny && (!r.HasPattern || r.Pattern == "" || r.Pattern == "*") && r.MatchesName(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrDenied is what every refusal matches.
+var ErrDenied = errors.New("permission denied")
+
+// DeniedError is a refused call; its text reaches the script as the call's
+// error (PERM-3) and the model as a flat call's result.
+type DeniedError struct {
+	Tool   string
+	Reason string
+}
+
+func (e *DeniedError) Error() string { return e.Reason }
+func (e *DeniedError) Unwrap() error { return ErrDenied }
+
+// Refusal is the error for a verdict of Deny.
+func (v Verdict) Refusal(tool string) error {
+	if v.Rule != nil {
+		return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %q in the %s settings.", tool, v.Rule.Text, v.Rule.Scope)}
+	}
+	return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s.", tool, v.Mode)}
+}

@@ -1,0 +1,21 @@
+// Package serve is an MCP server that fronts a host: it offers Exec and the
+// host's non-deferred tools to any MCP client, so that the client reaches a
+// whole fleet of servers through one tool.
+//
+// The model: the host (package host) owns the connections, settings,
+// permissions and hooks; this package only speaks MCP on top of it. Every
+// call, a direct one of a flat tool or a nested one inside an Exec script,
+// goes through the host's one funnel, so the same permission rules and
+// hooks apply either way.
+//
+// Each MCP session is its own conversation: it gets its own execlua.Session
+// and its own record of the announcements it was given. The announcement of
+// the pool at start is the server's instructions; when the pool has changed
+// since a conversation last heard of it, the new announcement comes first
+// in the next Exec result, ahead of the script's own result. A client that
+// sends a progress token with an Exec call gets the live summary as
+// progress notifications while the script runs.
+//
+// Serve it over stdio (ServeStdio) or streamable HTTP (Handler); many
+// clients may use one HTTP server at once.
+package serve

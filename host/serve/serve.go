@@ -1,0 +1,260 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host"
+)
+
+// Options configure a Server. The zero value (and nil) names the server
+// "execlua" with version "dev".
+type Options struct {
+	// Name and Version are what the server reports in initialize.
+	Name, Version string
+}
+
+// Server is the MCP server. Its methods are safe for concurrent use.
+type Server struct {
+	host *host.Host
+	mcp  *server.MCPServer
+	// intro is the announcement given as instructions; every conversation
+	// starts having heard it.
+	intro *execlua.Message
+
+	mu       sync.Mutex
+	convs    map[string]*conversation
+	declared []execlua.ToolDeclaration
+}
+
+// conversation is one MCP session's Exec state.
+type conversation struct {
+	session *execlua.Session
+
+	mu      sync.Mutex
+	history []execlua.Message // the announcements this client was given
+}
+
+// New returns a server fronting h. The host stays the caller's to close.
+func New(h *host.Host, opts *Options) (*Server, error) {
+	o := Options{Name: "execlua", Version: "dev"}
+	if opts != nil {
+		if opts.Name != "" {
+			o.Name = opts.Name
+		}
+		if opts.Version != "" {
+			o.Version = opts.Version
+		}
+	}
+	probe, err := h.NewSession(nil)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{host: h, convs: map[string]*conversation{}}
+	hooks := &server.Hooks{}
+	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
+		s.mu.Lock()
+		delete(s.convs, cs.SessionID())
+		s.mu.Unlock()
+	})
+	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { s.sync() })
+	serverOpts := []server.ServerOption{server.WithHooks(hooks), server.WithToolCapabilities(true), server.WithRecovery()}
+	if a := probe.Request(nil).Announcement; a != nil {
+		s.intro = &execlua.Message{IsMeta: true, Text: a.Text}
+		serverOpts = append(serverOpts, server.WithInstructions(a.Text))
+	}
+	s.mcp = server.NewMCPServer(o.Name, o.Version, serverOpts...)
+	s.sync()
+	return s, nil
+}
+
+// MCPServer is the underlying mcp-go server, for other transports.
+func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+
+// ServeStdio serves one client over in and out until in ends or ctx is
+// cancelled.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	return server.NewStdioServer(s.mcp).Listen(ctx, in, out)
+}
+
+// Handler serves streamable HTTP; each client's MCP session is its own
+// conversation.
+func (s *Server) Handler() http.Handler {
+	return server.NewStreamableHTTPServer(s.mcp)
+}
+
+// Refresh declares tools[] again as the host assembles it now; connected
+// clients are told when it changed. Call it from host.Options.OnChange:
+// tools[] changes only when the settings or the flat tools do. Clients
+// asking for the list get it fresh in any case.
+func (s *Server) Refresh() { s.sync() }
+
+// sync declares tools[] as the host assembles it now: Exec and the flat
+// tools.
+func (s *Server) sync() {
+	probe, err := s.host.NewSession(nil)
+	if err != nil {
+		return
+	}
+	decls := probe.Request(nil).Tools
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if slices.EqualFunc(decls, s.declared, sameDeclaration) {
+		return
+	}
+	s.declared = decls
+	tools := make([]server.ServerTool, len(decls))
+	for i, d := range decls {
+		tool := mcp.NewToolWithRawSchema(d.Name, d.Description, d.InputSchema)
+		handler := s.flat(d.Name)
+		if d.Name == execlua.Name {
+			handler = s.exec
+		}
+		tools[i] = server.ServerTool{Tool: tool, Handler: handler}
+	}
+	s.mcp.SetTools(tools...)
+}
+
+func sameDeclaration(a, b execlua.ToolDeclaration) bool {
+	return a.Name == b.Name && a.Description == b.Description && string(a.InputSchema) == string(b.InputSchema)
+}
+
+// conversation returns the calling session's conversation, starting it at
+// the session's first call. A request with no session (protocol versions
+// from 2026-07-28 on are sessionless) is a conversation of its own that has
+// heard only the instructions: it is told of the pool whenever the pool
+// differs from them.
+func (s *Server) conversation(ctx context.Context) (*conversation, error) {
+	id := ""
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		id = cs.SessionID()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.convs[id]; ok {
+		return c, nil
+	}
+	sess, err := s.host.NewSession(nil)
+	if err != nil {
+		return nil, err
+	}
+	c := &conversation{session: sess}
+	if s.intro != nil {
+		c.history = []execlua.Message{*s.intro}
+	}
+	if id != "" {
+		s.convs[id] = c
+	}
+	return c, nil
+}
+
+// exec runs one Exec call in the caller's conversation.
+func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	conv, err := s.conversation(ctx)
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	input, err := json.Marshal(req.GetRawArguments())
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	// The announcement is decided and recorded before the run, so that two
+	// Exec calls of one conversation at once deliver it once.
+	conv.mu.Lock()
+	var content []mcp.Content
+	if a := conv.session.Request(conv.history).Announcement; a != nil {
+		conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
+		content = append(content, mcp.NewTextContent(a.Text))
+	}
+	conv.mu.Unlock()
+
+	run, stop := detach(ctx)
+	defer stop()
+	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
+	content = append(content, mcp.NewTextContent(res.Text))
+	for _, img := range res.Images {
+		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
+	}
+	return &mcp.CallToolResult{Content: content, IsError: res.IsError}, nil
+}
+
+// progress sends the live summary as progress notifications when the
+// client asked for them with a progress token; nil otherwise.
+func progress(ctx context.Context, req mcp.CallToolRequest) func(string) {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return nil
+	}
+	token := req.Params.Meta.ProgressToken
+	srv := server.ServerFromContext(ctx)
+	n := 0
+	return func(summary string) {
+		n++
+		// A blocked channel drops the notification: the summary is a
+		// courtesy, and the script must not wait for the client.
+		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token,
+			"progress":      n,
+			"message":       summary,
+		})
+	}
+}
+
+// flat performs a direct call of a non-deferred tool through the host's
+// funnel, as a nested call would be performed.
+func (s *Server) flat(name string) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := json.Marshal(req.GetRawArguments())
+		if err != nil || string(args) == "null" {
+			args = json.RawMessage(`{}`)
+		}
+		call, stop := detach(ctx)
+		defer stop()
+		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return toResult(out), nil
+	}
+}
+
+// detach returns a context cancelled with ctx but carrying none of its
+// values: the host's own calls must not pass on this request's transport
+// data (mcp-go reads the caller's HTTP headers from the context, and an
+// in-process server would check them against its own call).
+func detach(ctx context.Context) (context.Context, func()) {
+	run, cancel := context.WithCancel(context.Background())
+	unhook := context.AfterFunc(ctx, cancel)
+	return run, func() {
+		unhook()
+		cancel()
+	}
+}
+
+// toResult is a tool's output as an MCP tool result.
+func toResult(out execlua.Output) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{}
+	for _, t := range out.Text {
+		res.Content = append(res.Content, mcp.NewTextContent(t))
+	}
+	for _, img := range out.Images {
+		res.Content = append(res.Content, mcp.NewImageContent(img.Data, img.MIMEType))
+	}
+	if len(out.Structured) > 0 {
+		res.StructuredContent = out.Structured
+		if len(out.Text) == 0 {
+			res.Content = append(res.Content, mcp.NewTextContent(string(out.Structured)))
+		}
+	}
+	if res.Content == nil {
+		res.Content = []mcp.Content{}
+	}
+	return res
+}

@@ -1,0 +1,133 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/execlua/execlua"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// ErrToolError is what a tool's own isError result matches.
+var ErrToolError = errors.New("the tool reported an error")
+
+// ToolError is an isError result; its text is the tool's own words, which
+// the script receives as the call's error.
+type ToolError struct {
+	Tool, Text string
+}
+
+func (e *ToolError) Error() string { return e.Text }
+func (e *ToolError) Unwrap() error { return ErrToolError }
+
+// ErrUnavailable is a call to a server that is not connected.
+var ErrUnavailable = errors.New("MCP server unavailable")
+
+// Call performs tools/call of tool on server with args (a JSON object,
+// passed on byte for byte). A disconnected server is started again first
+// when its backoff has passed.
+func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (execlua.Output, error) {
+	m.mu.Lock()
+	c := m.conns[server]
+	m.mu.Unlock()
+	if c == nil {
+		return execlua.Output{}, fmt.Errorf("%w: %q", ErrUnknownServer, server)
+	}
+	cl, p, gen, err := c.ready(ctx)
+	if err != nil {
+		return execlua.Output{}, err
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := cl.CallTool(ctx, req)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return execlua.Output{}, fmt.Errorf("the call of %s was cancelled: %w", tool, context.Cause(ctx))
+	case err != nil && isTransport(err):
+		why := p.exitStatus(time.Second)
+		if why == nil {
+			why = err
+		}
+		c.lost(gen, why)
+		msg := fmt.Sprintf("MCP server %s disconnected during the call of %s (%v)", server, tool, why)
+		if t := p.stderrTail(); t != "" {
+			msg += "; the last lines of its stderr:\n" + t
+		}
+		return execlua.Output{}, fmt.Errorf("%w: %s", ErrUnavailable, msg)
+	case err != nil:
+		return execlua.Output{}, fmt.Errorf("MCP server %s refused the call of %s: %w", server, tool, err)
+	}
+	c.succeeded()
+	return output(tool, res)
+}
+
+// ready returns the connected client, starting the server first if it is
+// down and due.
+func (c *conn) ready(ctx context.Context) (*client.Client, *process, int, error) {
+	for attempt := 0; ; attempt++ {
+		c.mu.Lock()
+		state, cl, p, gen, err, wait := c.state, c.cl, c.proc, c.gen, c.err, c.retryAt.Sub(c.m.now())
+		c.mu.Unlock()
+		switch {
+		case state == Connected:
+			return cl, p, gen, nil
+		case state == Failed:
+			return nil, nil, 0, fmt.Errorf("%w: %s cannot start: %v", ErrUnavailable, c.name, err)
+		case attempt > 0 && state == Connecting:
+			return nil, nil, 0, fmt.Errorf("%w: %s is still starting", ErrUnavailable, c.name)
+		case attempt > 0:
+			return nil, nil, 0, fmt.Errorf("%w: %s could not be started again: %v", ErrUnavailable, c.name, err)
+		case state == Disconnected && wait > 0:
+			return nil, nil, 0, fmt.Errorf("%w: %s is disconnected (%v); it will be started again on a call made after %v", ErrUnavailable, c.name, err, wait.Round(time.Second))
+		}
+		c.start(ctx)
+	}
+}
+
+// succeeded resets the backoff after a call that went through.
+func (c *conn) succeeded() {
+	c.mu.Lock()
+	c.failures = 0
+	c.mu.Unlock()
+}
+
+// output maps a tools/call result (ORCH-2): the structuredContent as
+// received, the text blocks, the image blocks; other blocks (audio,
+// resources, resource links) are left out. An isError result is a
+// *ToolError with the text blocks joined.
+func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
+	var out execlua.Output
+	for _, block := range res.Content {
+		switch b := block.(type) {
+		case mcp.TextContent:
+			out.Text = append(out.Text, b.Text)
+		case mcp.ImageContent:
+			out.Images = append(out.Images, execlua.Image{MIMEType: b.MIMEType, Data: b.Data})
+		}
+	}
+	if res.IsError {
+		text := strings.Join(out.Text, "\n")
+		if strings.TrimSpace(text) == "" {
+			text = tool + " reported an error without a message"
+		}
+		return execlua.Output{}, &ToolError{Tool: tool, Text: text}
+	}
+	switch {
+	case len(res.RawStructuredContent) > 0 && string(res.RawStructuredContent) != "null":
+		out.Structured = res.RawStructuredContent
+	case res.StructuredContent != nil:
+		// In-process results were never encoded; this is their one encoding.
+		raw, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return execlua.Output{}, fmt.Errorf("%s returned structured content that cannot be encoded as JSON: %w", tool, err)
+		}
+		out.Structured = raw
+	}
+	return out, nil
+}

@@ -1,0 +1,368 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host/settings"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// inProcess is the transport type of an Options.InProcess server.
+const inProcess = "in-process"
+
+// quiet keeps mcp-go's transports from logging: what goes wrong with a
+// server reaches the host as a Report, and a library does not print.
+var quiet = slog.New(slog.DiscardHandler)
+
+// conn is one server's connection, across restarts.
+type conn struct {
+	m    *Manager
+	name string
+	cfg  settings.ServerConfig
+	srv  *server.MCPServer // in-process servers only
+
+	mu       sync.Mutex
+	state    State
+	gen      int // counts starts; events of an older start are ignored
+	cl       *client.Client
+	proc     *process
+	tools    []execlua.Tool
+	byName   map[string]int // index into tools
+	err      error
+	failures int // failed starts and lost connections since the last good call
+	retryAt  time.Time
+	starting chan struct{} // closed when the start under way ends
+	refresh  *time.Timer
+	closed   bool
+}
+
+// start connects (or reconnects) the server, unless a start is under way,
+// in which case it waits for that one. ctx bounds the wait.
+func (c *conn) start(ctx context.Context) {
+	c.mu.Lock()
+	if c.closed || c.state == Connected {
+		c.mu.Unlock()
+		return
+	}
+	if wait := c.starting; wait != nil {
+		c.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+		}
+		return
+	}
+	done := make(chan struct{})
+	c.starting = done
+	c.state = Connecting
+	c.gen++
+	gen := c.gen
+	c.mu.Unlock()
+
+	cl, p, tools, err := c.connect(ctx, gen)
+
+	c.mu.Lock()
+	c.starting = nil
+	close(done)
+	if c.closed || gen != c.gen {
+		c.mu.Unlock()
+		closeClient(cl, p)
+		return
+	}
+	if err != nil {
+		c.state = Disconnected
+		var cfgErr *configError
+		if errors.As(err, &cfgErr) {
+			c.state = Failed
+		}
+		c.err = err
+		c.failures++
+		c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
+		c.mu.Unlock()
+		closeClient(cl, p) // the process has exited: its stderr is complete
+		c.m.report(Report{Server: c.name, Err: err, Stderr: p.stderrTail()})
+		return
+	}
+	c.state, c.cl, c.proc, c.err = Connected, cl, p, nil
+	c.setTools(tools)
+	c.mu.Unlock()
+	c.m.changed()
+}
+
+// configError is a configuration that cannot work until it is changed.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+// connect starts the transport, performs the handshake and reads the tools.
+func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, []execlua.Tool, error) {
+	if c.srv == nil {
+		if err := c.cfg.Check(); err != nil {
+			return nil, nil, nil, &configError{err}
+		}
+	}
+	cfg, err := c.cfg.Expand(c.m.opts.Lookup)
+	if err != nil {
+		return nil, nil, nil, &configError{err}
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, c.m.opts.ConnectTimeout,
+		fmt.Errorf("the server did not answer within %v", c.m.opts.ConnectTimeout))
+	defer cancel()
+
+	// Every transport speaks the protocol revisions with the initialize
+	// handshake: the ones servers in use speak, and the ones whose
+	// requests need no per-request _meta (which tools/list, sent raw,
+	// does without).
+	var tr transport.Interface
+	var p *process
+	switch cfg.Transport() {
+	case inProcess:
+		tr = transport.NewInProcessTransport(c.srv)
+	case "stdio":
+		p, tr, err = startProcess(cfg, c.m.opts.Cwd, func(err error) { c.lost(gen, err) })
+	case "http", "streamable-http":
+		tr, err = transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers),
+			transport.WithContinuousListening(), transport.WithHTTPLogger(quiet))
+	case "sse":
+		var sse *transport.SSE
+		sse, err = transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers), transport.WithSSELogger(quiet))
+		tr = sseCancels{sse, sse}
+	}
+	if err != nil {
+		return nil, p, nil, err
+	}
+	cl := client.NewClient(tr, client.WithLegacyProtocolOnly())
+	cl.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			c.listChanged(gen)
+		}
+	})
+	cl.OnConnectionLost(func(err error) { c.lost(gen, err) })
+	if err := cl.Start(c.m.ctx); err != nil {
+		return cl, p, nil, fmt.Errorf("could not start: %w", err)
+	}
+	var init mcp.InitializeRequest
+	init.Params.ClientInfo = mcp.Implementation{Name: "execlua", Version: "1"}
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		return cl, p, nil, fmt.Errorf("the initialize handshake failed: %w", cause(ctx, err))
+	}
+	tools, err := c.list(ctx, cl)
+	if err != nil {
+		return cl, p, nil, fmt.Errorf("tools/list failed: %w", cause(ctx, err))
+	}
+	return cl, p, tools, nil
+}
+
+// sseCancels hides that an SSE transport runs over HTTP, so that the
+// client sends notifications/cancelled for a cancelled call: on the old
+// SSE transport the answer comes on the event stream, and ending the POST
+// does not reach the server's handler. What it hides (the protocol
+// version header) the initialize handshake's revisions do without.
+type sseCancels struct {
+	transport.Interface
+	sse *transport.SSE
+}
+
+// SetConnectionLostHandler passes the handler on, so that a lost stream
+// marks the server disconnected.
+func (s sseCancels) SetConnectionLostHandler(h func(error)) { s.sse.SetConnectionLostHandler(h) }
+
+// cause prefers the reason a context ended over the error it caused.
+func cause(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// maxPages bounds a tools/list that never ends.
+const maxPages = 1000
+
+// list reads tools/list page by page, each entry as the server sent it,
+// and maps the entries to pool tools. Entries that do not map are left out
+// and reported.
+func (c *conn) list(ctx context.Context, cl *client.Client) ([]execlua.Tool, error) {
+	var tools []execlua.Tool
+	seen := map[string]bool{}
+	cursor := ""
+	for range maxPages {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		resp, err := cl.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
+			JSONRPC: mcp.JSONRPC_VERSION,
+			ID:      mcp.NewRequestId(fmt.Sprintf("execlua-list-%d", c.m.ids.Add(1))),
+			Method:  string(mcp.MethodToolsList),
+			Params:  params,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if resp.Error != nil {
+			return nil, resp.Error.AsError()
+		}
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(resp.Result, &page); err != nil {
+			return nil, fmt.Errorf("the result is not a tools/list result: %w", err)
+		}
+		for _, raw := range page.Tools {
+			t, err := execlua.NewMCPTool(c.name, raw)
+			var nameErr *execlua.NameError
+			if errors.As(err, &nameErr) && nameErr.What == "server" {
+				return nil, &configError{err}
+			}
+			if err != nil {
+				c.m.report(Report{Server: c.name, Tool: listedName(raw), Err: fmt.Errorf("tool left out: %w", err)})
+				continue
+			}
+			if seen[t.Name] {
+				c.m.report(Report{Server: c.name, Tool: t.ServerTool, Err: errors.New("tool left out: the server lists it more than once")})
+				continue
+			}
+			seen[t.Name] = true
+			t.AlwaysLoad = t.AlwaysLoad || c.cfg.AlwaysLoad
+			tools = append(tools, t)
+		}
+		if page.NextCursor == "" {
+			return tools, nil
+		}
+		cursor = page.NextCursor
+	}
+	return nil, fmt.Errorf("tools/list did not end after %d pages", maxPages)
+}
+
+// listedName is an entry's name for a report, whatever the entry is.
+func listedName(raw json.RawMessage) string {
+	var e struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(raw, &e) // a broken entry has no name to report
+	return e.Name
+}
+
+// listChanged schedules a new tools/list, coalescing notifications that
+// come in a burst.
+func (c *conn) listChanged(gen int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen || c.closed {
+		return
+	}
+	if c.refresh != nil {
+		c.refresh.Reset(c.m.opts.Debounce)
+		return
+	}
+	c.refresh = time.AfterFunc(c.m.opts.Debounce, func() { c.relist(gen) })
+}
+
+// relist reads the tools again after a list_changed.
+func (c *conn) relist(gen int) {
+	c.mu.Lock()
+	cl := c.cl
+	ok := gen == c.gen && c.state == Connected && !c.closed
+	c.refresh = nil
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.m.ctx, c.m.opts.ConnectTimeout)
+	defer cancel()
+	tools, err := c.list(ctx, cl)
+	if err != nil {
+		if isTransport(err) {
+			c.lost(gen, err)
+			return
+		}
+		c.m.report(Report{Server: c.name, Err: fmt.Errorf("tools/list after a list change failed: %w", err)})
+		return
+	}
+	c.mu.Lock()
+	if gen != c.gen || c.state != Connected {
+		c.mu.Unlock()
+		return
+	}
+	c.setTools(tools)
+	c.mu.Unlock()
+	c.m.changed()
+}
+
+// setTools replaces the tools and their index; c.mu is held.
+func (c *conn) setTools(tools []execlua.Tool) {
+	c.tools = tools
+	c.byName = make(map[string]int, len(tools))
+	for i, t := range tools {
+		c.byName[t.Name] = i
+	}
+}
+
+// lost marks the connection of start gen as gone: its tools leave the pool
+// and the server starts again on its next use.
+func (c *conn) lost(gen int, err error) {
+	c.mu.Lock()
+	if gen != c.gen || c.state != Connected || c.closed {
+		c.mu.Unlock()
+		return
+	}
+	cl, p := c.cl, c.proc
+	c.state, c.cl, c.proc = Disconnected, nil, nil
+	c.setTools(nil)
+	c.err = fmt.Errorf("disconnected: %w", err)
+	c.failures++
+	c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
+	c.mu.Unlock()
+	go closeClient(cl, p)
+	c.m.report(Report{Server: c.name, Err: c.err, Stderr: p.stderrTail()})
+	c.m.changed()
+}
+
+// due reports a server that is down and whose backoff has passed.
+func (c *conn) due() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state == Disconnected && c.starting == nil && !c.closed && !c.m.now().Before(c.retryAt)
+}
+
+// shutdown closes the connection for good.
+func (c *conn) shutdown() {
+	c.mu.Lock()
+	c.closed = true
+	c.gen++
+	cl, p := c.cl, c.proc
+	c.cl, c.proc = nil, nil
+	c.setTools(nil)
+	if c.refresh != nil {
+		c.refresh.Stop()
+	}
+	c.mu.Unlock()
+	closeClient(cl, p)
+}
+
+// closeClient closes a client and stops its process; both may be nil.
+func closeClient(cl *client.Client, p *process) {
+	if cl != nil {
+		_ = cl.Close() // the connection is being dropped; a failure to close it changes nothing
+	}
+	p.stop()
+}
+
+// isTransport reports an error of the connection rather than of the
+// request.
+func isTransport(err error) bool {
+	var te *transport.Error
+	return errors.As(err, &te) || errors.Is(err, transport.ErrTransportClosed)
+}

@@ -1,0 +1,312 @@
+package servers
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host/settings"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Defaults of Options.
+const (
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultDebounce       = 100 * time.Millisecond
+	DefaultBackoff        = time.Second
+	maxBackoff            = time.Minute
+)
+
+// Options configure a Manager. The zero value (and nil) connects only
+// configured servers, with the default timeout, debounce and backoff,
+// reading variables from the process environment, and tells nobody.
+type Options struct {
+	// InProcess are mcp-go servers in this process, by server name; they
+	// take precedence over a configured server of the same name.
+	InProcess map[string]*server.MCPServer
+	// Cwd is the working directory of stdio servers that set none.
+	Cwd string
+	// Lookup reads the variables of ${VAR} expansion; nil: os.LookupEnv.
+	Lookup func(string) (string, bool)
+	// ConnectTimeout bounds each server's start, handshake and first
+	// tools/list (default 30 s).
+	ConnectTimeout time.Duration
+	// Debounce is how long a tools/list_changed waits for more before the
+	// list is read again (default 100 ms).
+	Debounce time.Duration
+	// Backoff is the wait after the second failed start in a row; it
+	// doubles with every further failure, up to a minute (default 1 s).
+	Backoff time.Duration
+	// OnChange is called when the tools of any server changed: connected,
+	// disconnected, list changed. It must not block on the Manager.
+	OnChange func()
+	// OnReport is told of every server that failed or lost its
+	// connection, and of every tool left out.
+	OnReport func(Report)
+}
+
+// Report says what went wrong with a server.
+type Report struct {
+	Server string
+	// Tool is set when one tool was left out (an invalid name or entry).
+	Tool string
+	Err  error
+	// Stderr is the last lines a stdio server wrote to stderr.
+	Stderr string
+}
+
+func (r Report) String() string {
+	s := fmt.Sprintf("MCP server %s: %v", r.Server, r.Err)
+	if r.Stderr != "" {
+		s += "\nlast lines of its stderr:\n" + r.Stderr
+	}
+	return s
+}
+
+// State is a connection's state.
+type State int
+
+// The states of a connection.
+const (
+	Connecting State = iota
+	Connected
+	// Disconnected: it was connected, or failed to start, and may start
+	// again on its next use.
+	Disconnected
+	// Failed: its configuration cannot work (a missing variable, a bad
+	// entry); it starts again only when its configuration changes.
+	Failed
+)
+
+func (s State) String() string {
+	return [...]string{"connecting", "connected", "disconnected", "failed"}[s]
+}
+
+// Status is one server's state.
+type Status struct {
+	Server string
+	State  State
+	Tools  int
+	// Err is the last failure; nil while connected.
+	Err error
+}
+
+// Manager owns the connections to a host's MCP servers. Its methods are
+// safe for concurrent use.
+type Manager struct {
+	opts   Options
+	ctx    context.Context // lives as long as the Manager: streams and processes
+	cancel context.CancelFunc
+	ids    atomic.Int64
+	now    func() time.Time
+
+	mu     sync.Mutex
+	conns  map[string]*conn
+	closed bool
+	bg     sync.WaitGroup
+}
+
+// New returns a Manager with no connections yet; Connect starts them.
+func New(opts *Options) *Manager {
+	m := &Manager{conns: map[string]*conn{}, now: time.Now}
+	if opts != nil {
+		m.opts = *opts
+	}
+	if m.opts.Lookup == nil {
+		m.opts.Lookup = os.LookupEnv
+	}
+	setDefault(&m.opts.ConnectTimeout, DefaultConnectTimeout)
+	setDefault(&m.opts.Debounce, DefaultDebounce)
+	setDefault(&m.opts.Backoff, DefaultBackoff)
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	return m
+}
+
+func setDefault(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+// Connect makes the set of connections match configs plus the in-process
+// servers: new servers are started, servers whose configuration changed
+// are restarted, servers no longer configured are closed. It starts them in
+// parallel and returns when each has connected or failed; a failure is
+// reported and leaves the others alone. ctx bounds the wait.
+func (m *Manager) Connect(ctx context.Context, configs map[string]settings.ServerConfig) {
+	want := maps.Clone(configs)
+	if want == nil {
+		want = map[string]settings.ServerConfig{}
+	}
+	for name := range m.opts.InProcess {
+		want[name] = settings.ServerConfig{Type: inProcess}
+	}
+	var start, stop []*conn
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	for name, old := range m.conns {
+		if cfg, ok := want[name]; !ok || !reflect.DeepEqual(cfg, old.cfg) {
+			stop = append(stop, old)
+			delete(m.conns, name)
+		}
+	}
+	for name, cfg := range want {
+		if _, ok := m.conns[name]; !ok {
+			c := &conn{m: m, name: name, cfg: cfg, srv: m.opts.InProcess[name]}
+			m.conns[name] = c
+			start = append(start, c)
+		}
+	}
+	m.mu.Unlock()
+
+	for _, c := range stop {
+		c.shutdown()
+	}
+	if len(stop) > 0 {
+		m.changed()
+	}
+	var wg sync.WaitGroup
+	for _, c := range start {
+		wg.Go(func() { c.start(ctx) })
+	}
+	wg.Wait()
+}
+
+// Tools returns the tools of every connected server, by server name, each
+// server's tools in the order it listed them.
+func (m *Manager) Tools() []execlua.Tool {
+	var out []execlua.Tool
+	for _, c := range m.sorted() {
+		c.mu.Lock()
+		if c.state == Connected {
+			out = append(out, c.tools...)
+		}
+		c.mu.Unlock()
+	}
+	return out
+}
+
+// Tool finds a tool of a connected server by its full name.
+func (m *Manager) Tool(name string) (execlua.Tool, bool) {
+	c, _ := m.split(name)
+	if c == nil {
+		return execlua.Tool{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i, ok := c.byName[name] // empty unless connected
+	if !ok {
+		return execlua.Tool{}, false
+	}
+	return c.tools[i], true
+}
+
+// Split splits a tool's full name into a configured server and the tool's
+// name on it, whether or not the server is connected.
+func (m *Manager) Split(name string) (server, tool string, ok bool) {
+	c, tool := m.split(name)
+	if c == nil {
+		return "", "", false
+	}
+	return c.name, tool, true
+}
+
+// split finds the server of mcp__<server>__<tool>. A server name may hold
+// "__" itself, so the longest configured name that fits wins.
+func (m *Manager) split(name string) (*conn, string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var best *conn
+	var tool string
+	for _, c := range m.conns {
+		leaf, ok := strings.CutPrefix(name, execlua.MCPPrefix+c.name+"__")
+		if ok && leaf != "" && (best == nil || len(c.name) > len(best.name)) {
+			best, tool = c, leaf
+		}
+	}
+	return best, tool
+}
+
+// Status returns every server's state, by server name.
+func (m *Manager) Status() []Status {
+	var out []Status
+	for _, c := range m.sorted() {
+		c.mu.Lock()
+		out = append(out, Status{Server: c.name, State: c.state, Tools: len(c.tools), Err: c.err})
+		c.mu.Unlock()
+	}
+	return out
+}
+
+func (m *Manager) sorted() []*conn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.SortedFunc(maps.Values(m.conns), func(a, b *conn) int { return cmp.Compare(a.name, b.name) })
+}
+
+// Revive starts again, in the background, every disconnected server whose
+// backoff has passed. A host calls it when it reads the tools for a new
+// request, the "next use" of a server whose tools have left the pool.
+func (m *Manager) Revive() {
+	for _, c := range m.sorted() {
+		if c.due() {
+			m.bg.Go(func() { c.start(m.ctx) })
+		}
+	}
+}
+
+// Close closes every connection and stops every server process.
+func (m *Manager) Close() error {
+	m.cancel()
+	m.mu.Lock()
+	m.closed = true
+	conns := slices.Collect(maps.Values(m.conns))
+	m.conns = map[string]*conn{}
+	m.mu.Unlock()
+	for _, c := range conns {
+		c.shutdown()
+	}
+	m.bg.Wait()
+	return nil
+}
+
+func (m *Manager) changed() {
+	if m.opts.OnChange != nil {
+		m.opts.OnChange()
+	}
+}
+
+func (m *Manager) report(r Report) {
+	if m.opts.OnReport != nil {
+		m.opts.OnReport(r)
+	}
+}
+
+// backoff is the wait before the next start after failures failed ones in
+// a row: none after the first, then Backoff, doubling.
+func (m *Manager) backoff(failures int) time.Duration {
+	if failures <= 1 {
+		return 0
+	}
+	d := m.opts.Backoff << (failures - 2)
+	if d <= 0 || d > maxBackoff {
+		return maxBackoff
+	}
+	return d
+}
+
+// ErrUnknownServer is a call for a server the Manager does not have.
+var ErrUnknownServer = errors.New("no such MCP server")

@@ -1,0 +1,200 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// File is what one settings file says. Keys this package does not know are
+// ignored; they are kept when [Store.AllowAlways] rewrites the file.
+type File struct {
+	Permissions Permissions `json:"permissions"`
+	// Hooks maps an event name (PreToolUse, PostToolUse, ...) to its
+	// matchers.
+	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
+	// EnableExec switches Exec; nil leaves it to lower layers.
+	EnableExec *bool `json:"enableExec,omitempty"`
+	// NonDeferredTools names builtins to declare flat (POOL-12).
+	NonDeferredTools []string `json:"nonDeferredTools,omitempty"`
+	// MCPServers are servers defined in this settings file.
+	MCPServers map[string]ServerConfig `json:"mcpServers,omitempty"`
+	// EnabledMcpjsonServers and DisabledMcpjsonServers filter the servers
+	// of .mcp.json.
+	EnabledMcpjsonServers  []string `json:"enabledMcpjsonServers,omitempty"`
+	DisabledMcpjsonServers []string `json:"disabledMcpjsonServers,omitempty"`
+}
+
+// Permissions are a layer's permission rules. A rule is a tool name
+// ("mcp__srv__get"), a server ("mcp__srv" or "mcp__srv__*"), or a tool
+// name with an argument pattern ("Bash(git log:*)").
+type Permissions struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+	// DefaultMode is "default", "acceptEdits", "bypassPermissions",
+	// "dontAsk" or "plan"; "" leaves it to lower layers.
+	DefaultMode string `json:"defaultMode,omitempty"`
+}
+
+// HookMatcher is one entry of a hook event's list: the hooks to run for
+// tools whose name the matcher matches.
+type HookMatcher struct {
+	// Matcher is a regular expression over the whole tool name; "" and "*"
+	// match every tool.
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []HookCommand `json:"hooks"`
+}
+
+// HookCommand is one command hook.
+type HookCommand struct {
+	// Type is "command"; hooks of other types are not run.
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	// Timeout is in seconds; 0 means the default (60 s).
+	Timeout float64 `json:"timeout,omitempty"`
+}
+
+// ServerConfig is one entry of an mcpServers map, as .mcp.json and
+// settings files write it. ${VAR} and ${VAR:-default} in Command, Args,
+// Env values, Cwd, URL and Headers are expanded when the server is started
+// (see [ServerConfig.Expand]).
+type ServerConfig struct {
+	// Type is "stdio" (the default when Command is set), "http" or "sse".
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// AlwaysLoad keeps every tool of the server out of the pool (POOL-5).
+	AlwaysLoad bool `json:"alwaysLoad,omitempty"`
+}
+
+// Transport is the resolved transport: "stdio", "http" or "sse".
+func (c ServerConfig) Transport() string {
+	if c.Type == "" {
+		return "stdio"
+	}
+	return c.Type
+}
+
+// Check reports a server entry that cannot be started as written.
+func (c ServerConfig) Check() error {
+	switch c.Transport() {
+	case "stdio":
+		if c.Command == "" {
+			return errors.New(`a stdio server needs a "command"`)
+		}
+	case "http", "sse", "streamable-http":
+		if c.URL == "" {
+			return fmt.Errorf(`an %s server needs a "url"`, c.Type)
+		}
+	default:
+		return fmt.Errorf(`unknown server type %q: expected "stdio", "http" or "sse"`, c.Type)
+	}
+	return nil
+}
+
+// ErrSyntax is what every [FileError] for unreadable JSON matches.
+var ErrSyntax = errors.New("invalid settings JSON")
+
+// FileError is a settings or .mcp.json file that could not be read or
+// parsed; Line and Column (1-based, in bytes) locate a parse error: the
+// offending character of a syntax error, the end of a value of the wrong
+// type; 0 when unknown.
+type FileError struct {
+	Path         string
+	Line, Column int
+	Err          error
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.Path, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Parse decodes one settings file, or an .mcp.json (whose mcpServers it
+// reads alike). An empty or all-blank file is an empty layer.
+func Parse(path string, data []byte) (File, error) {
+	var f File
+	if err := decode(path, data, &f); err != nil {
+		return File{}, err
+	}
+	for name, c := range f.MCPServers {
+		if err := c.Check(); err != nil {
+			return File{}, &FileError{Path: path, Err: fmt.Errorf("mcpServers.%s: %w", name, err)}
+		}
+	}
+	return f, nil
+}
+
+// readFile reads and parses path; a missing file is an empty layer.
+func readFile(path string) (File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return File{}, nil
+	}
+	if err != nil {
+		return File{}, &FileError{Path: path, Err: err}
+	}
+	return Parse(path, data)
+}
+
+// decode unmarshals data into v, turning offsets into line and column.
+func decode(path string, data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	err := json.Unmarshal(data, v)
+	if err == nil {
+		return nil
+	}
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		line, col := position(data, syntax.Offset-1) // the offset is past the offending byte
+		return &FileError{Path: path, Line: line, Column: col, Err: fmt.Errorf("%w: %s", ErrSyntax, syntax.Error())}
+	case errors.As(err, &typ):
+		line, col := position(data, typ.Offset)
+		what := typ.Field
+		if what == "" {
+			what = "the file"
+		}
+		return &FileError{Path: path, Line: line, Column: col, Err: fmt.Errorf("%w: %s must be %s, not a JSON %s", ErrSyntax, what, expected(typ.Type.String()), typ.Value)}
+	}
+	return &FileError{Path: path, Err: fmt.Errorf("%w: %v", ErrSyntax, err)}
+}
+
+// expected names a Go type the way a settings file's author reads it.
+func expected(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map["), strings.Contains(goType, "."):
+		return "an object"
+	case goType == "string":
+		return "a string"
+	case goType == "bool", goType == "*bool":
+		return "true or false"
+	}
+	return "a number"
+}
+
+// position turns a byte offset into a 1-based line and column (counted in
+// bytes).
+func position(data []byte, offset int64) (line, col int) {
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = len(before) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

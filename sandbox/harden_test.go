@@ -1,0 +1,209 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+)
+
+// allocated is how many bytes the process has allocated so far: the
+// difference across a run bounds what the run built, garbage included.
+func allocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// allocatedBy runs code and returns its outcome and the bytes allocated
+// meanwhile.
+func allocatedBy(t *testing.T, code string, opts *Options) (Outcome, uint64) {
+	t.Helper()
+	runtime.GC()
+	before := allocated()
+	out := runScript(t, newFunnel(nil), code, opts)
+	return out, allocated() - before
+}
+
+// Class 1: returning many copies of a large string builds no more than a
+// small multiple of the result cap, and the full length is still told.
+func TestResultRenderingIsBounded(t *testing.T) {
+	out, built := allocatedBy(t, `
+		local s = ("x"):rep(4 * 2^20)
+		local t = {}
+		for i = 1, 100 do t[i] = s end
+		return unpack(t)`, nil)
+	if out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	if want := 100*(4<<20+2) + 99 + 2; out.ResultChars != want {
+		t.Errorf("ResultChars = %d, want %d", out.ResultChars, want)
+	}
+	if len(out.Result) != DefaultMaxResultChars {
+		t.Errorf("result is %d bytes", len(out.Result))
+	}
+	// The 4 MiB string itself and its table, plus a small multiple of the
+	// cap; rendering every copy would be 800 MiB.
+	if built > 32<<20 {
+		t.Errorf("the run allocated %d MiB", built>>20)
+	}
+}
+
+// Class 1: printing many large strings, or a table when the log is full,
+// builds only what the log keeps, and still counts every character.
+func TestPrintIsBounded(t *testing.T) {
+	out, built := allocatedBy(t, `
+		local s = ("é"):rep(2^20)
+		local t = {}
+		for i = 1, 100 do t[i] = s end
+		print(unpack(t))`, nil)
+	if out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	if want := 100*(1<<20) + 99; out.LogChars != want {
+		t.Errorf("LogChars = %d, want %d", out.LogChars, want)
+	}
+	if built > 32<<20 {
+		t.Errorf("the run allocated %d MiB", built>>20)
+	}
+
+	out, built = allocatedBy(t, `
+		local t = {}
+		for i = 1, 2000 do t["k" .. i] = ("v"):rep(1000) end
+		for i = 1, 200 do print(t) end`, nil)
+	if out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	if len([]rune(out.Log)) != DefaultMaxLogChars {
+		t.Errorf("log is %d characters", len([]rune(out.Log)))
+	}
+	if built > 64<<20 {
+		t.Errorf("the run allocated %d MiB", built>>20)
+	}
+}
+
+// Class 1: rendering runs on the budget clock: many copies of a large
+// table are stopped with the budget, not rendered for minutes after it.
+func TestResultRenderingIsOnTheBudget(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"big": structured(bigObject(100_000))})
+	start := time.Now()
+	out := runScript(t, f, `
+		local t = tools.big{}
+		local copies = {}
+		for i = 1, 5000 do copies[i] = t end
+		return unpack(copies, 1, 5000)`, &Options{Budget: 300 * time.Millisecond})
+	if !errors.Is(out.Err, ErrBudgetExceeded) {
+		t.Fatalf("err = %v, want the budget", out.Err)
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("ended after %v", elapsed)
+	}
+}
+
+// Class 1 and 4: cancelling the run while its result is rendered ends it
+// promptly as cancelled, not as a crash.
+func TestCancelWhileRendering(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var canceledAt time.Time
+	f := newFunnel(map[string]toolFunc{
+		"big": structured(bigObject(100_000)),
+		"last": func(context.Context, map[string]any) (Output, error) {
+			// The script's last instruction follows at once; rendering
+			// 5,000 copies of the table takes minutes.
+			time.AfterFunc(100*time.Millisecond, func() { canceledAt = time.Now(); cancel() })
+			return Output{}, nil
+		},
+	})
+	out := Run(ctx, f.request(`
+		local t = tools.big{}
+		local copies = {}
+		for i = 1, 5000 do copies[i] = t end
+		tools.last{}
+		return unpack(copies, 1, 5000)`), nil)
+	if !errors.Is(out.Err, ErrCanceled) {
+		t.Fatalf("err = %v, want cancelled", out.Err)
+	}
+	if late := time.Since(canceledAt); late > stopSlack {
+		t.Errorf("returned %v after the cancellation", late)
+	}
+}
+
+// slowToParse is a source that gopher-lua's parser takes about 100 ms to
+// reject (kept short: an abandoned compilation runs on).
+var slowToParse = "return " + strings.Repeat("{", 64<<10)
+
+// Class 3: compiling is on the budget clock.
+func TestCompileIsOnTheBudget(t *testing.T) {
+	start := time.Now()
+	out := runScript(t, newFunnel(nil), slowToParse, &Options{Budget: 20 * time.Millisecond})
+	if !errors.Is(out.Err, ErrBudgetExceeded) {
+		t.Fatalf("err = %v, want the budget", out.Err)
+	}
+	if elapsed := time.Since(start); elapsed > 20*time.Millisecond+stopSlack {
+		t.Errorf("ended after %v", elapsed)
+	}
+}
+
+// Class 3 and 4: cancelling a run while it compiles ends it at once, as
+// cancelled.
+func TestCancelWhileCompiling(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var canceledAt time.Time
+	time.AfterFunc(10*time.Millisecond, func() { canceledAt = time.Now(); cancel() })
+	out := Run(ctx, newFunnel(nil).request(slowToParse), nil)
+	if !errors.Is(out.Err, ErrCanceled) {
+		t.Fatalf("err = %v, want cancelled", out.Err)
+	}
+	if late := time.Since(canceledAt); late > stopSlack {
+		t.Errorf("returned %v after the cancellation", late)
+	}
+}
+
+// Class 4: cancelling the run at any moment (compiling, installing the
+// prelude, running, calling, rendering) ends it promptly as cancelled or,
+// when the script had finished, with its result; never as a crash.
+func TestCancelAtAnyMoment(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"echo": echo})
+	code := `
+		local t = {}
+		for i = 1, 40 do t[i] = tools.echo{ i = i } end
+		print(t)
+		local ok = pcall(tools.echo, { x = 1 })
+		return t, tools.parallel(function() return tools.echo{} end, function() return tools.echo{} end)`
+	start := time.Now()
+	if out := Run(context.Background(), f.request(code), nil); out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	whole := time.Since(start)
+	var latest time.Duration
+	defer func() { t.Logf("%v for the whole run; the latest return after a cancellation: %v", whole, latest) }()
+	for delay := time.Duration(0); delay < whole*3/2; delay += whole / 200 {
+		ctx, cancel := context.WithCancel(context.Background())
+		var canceledAt time.Time
+		timer := time.AfterFunc(delay, func() { canceledAt = time.Now(); cancel() })
+		out := Run(ctx, f.request(code), nil)
+		ended := time.Now()
+		if timer.Stop() {
+			cancel()
+			if out.Err != nil {
+				t.Errorf("uncancelled run failed: %v", out.Err)
+			}
+			continue
+		}
+		if out.Err != nil {
+			latest = max(latest, ended.Sub(canceledAt))
+		}
+		switch {
+		case errors.Is(out.Err, ErrCrashed):
+			t.Fatalf("cancelled after %v: crashed: %v", delay, out.Err)
+		case out.Err != nil && !errors.Is(out.Err, ErrCanceled):
+			t.Errorf("cancelled after %v: err = %v", delay, out.Err)
+		case out.Err != nil && ended.Sub(canceledAt) > stopSlack:
+			t.Errorf("cancelled after %v: returned %v later", delay, ended.Sub(canceledAt))
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build race
+
+package sandbox
+
+import "time"
+
+// The race detector slows every step down several times over.
+const stopSlack = 100 * time.Millisecond

@@ -1,0 +1,186 @@
+package search
+
+import (
+	"encoding/json"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/execlua/execlua/pool"
+)
+
+// answers runs every evaluation query (and a few select: and empty ones)
+// over x, ten results each.
+func answers(t *testing.T, x *Index, queries []qualityQuery) []Result {
+	t.Helper()
+	var out []Result
+	for _, q := range queries {
+		args, _ := json.Marshal(map[string]any{"query": q.Query, "max_results": 10})
+		res, err := x.Search(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+func byServer(tools []pool.Tool) (map[string][]pool.Tool, []string) {
+	groups := map[string][]pool.Tool{}
+	var order []string
+	for _, t := range tools {
+		k := groupKey(&t)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], t)
+	}
+	return groups, order
+}
+
+// An index built server by server, or changed by removing and adding
+// servers, answers exactly as one built from the final pool at once; and
+// every Index it was derived from still answers as before.
+func TestIncrementalMatchesFullBuild(t *testing.T) {
+	tools := loadPool(t, "../testdata/search/eval/pool.json")
+	queries := slices.Concat(loadQueries(t, "../testdata/search/eval/dev.json"), []qualityQuery{
+		{Query: ""}, {Query: "select:mcp__github__list_issues,Read,mcp__redis__get"}, {Query: "list_issues"},
+	})
+	full := NewIndex(tools)
+	want := answers(t, full, queries)
+	groups, order := byServer(tools)
+
+	// Server by server, in reverse order.
+	x := NewIndex(nil)
+	for _, k := range slices.Backward(order) {
+		x = x.WithServer(k, groups[k])
+	}
+	if diff := cmp.Diff(want, answers(t, x, queries)); diff != "" {
+		t.Fatalf("built server by server (-full +incremental):\n%s", diff)
+	}
+
+	// Remove half the servers, keep the smaller index, add them back.
+	y := full
+	for i, k := range order {
+		if i%2 == 0 {
+			y = y.WithoutServer(k)
+		}
+	}
+	half := answers(t, y, queries)
+	var rest []pool.Tool
+	for i, k := range order {
+		if i%2 == 1 {
+			rest = append(rest, groups[k]...)
+		}
+	}
+	if diff := cmp.Diff(answers(t, NewIndex(rest), queries), half); diff != "" {
+		t.Fatalf("after removing half the servers (-fresh +incremental):\n%s", diff)
+	}
+	for i, k := range order {
+		if i%2 == 0 {
+			y = y.WithServer(k, groups[k])
+		}
+	}
+	if diff := cmp.Diff(want, answers(t, y, queries)); diff != "" {
+		t.Fatalf("removed and added back (-full +incremental):\n%s", diff)
+	}
+	if y.Len() != len(tools) {
+		t.Errorf("Len = %d, want %d", y.Len(), len(tools))
+	}
+
+	// The indexes derived from are unchanged.
+	if diff := cmp.Diff(want, answers(t, full, queries)); diff != "" {
+		t.Fatalf("the original index changed (-before +after):\n%s", diff)
+	}
+	if got := answers(t, y.WithoutServer("github"), queries); cmp.Equal(got, want) {
+		t.Fatal("removing github changed nothing")
+	}
+	if diff := cmp.Diff(want, answers(t, y, queries)); diff != "" {
+		t.Fatalf("an index changed after another was derived from it (-before +after):\n%s", diff)
+	}
+}
+
+// Update reuses every unchanged server: an unchanged pool returns the same
+// Index, and a changed server is rebuilt alone.
+func TestUpdate(t *testing.T) {
+	tools := loadPool(t, "../testdata/search/eval/pool.json")
+	x := NewIndex(tools)
+	if y := x.Update(slices.Clone(tools)); y != x {
+		t.Error("an unchanged pool built a new Index")
+	}
+	changed := slices.Clone(tools)
+	for i := range changed {
+		if changed[i].Server == "redis" && changed[i].ServerTool == "get" {
+			changed[i].Description = "Fetch the flux capacitor's reading."
+		}
+	}
+	y := x.Update(changed)
+	if y == x {
+		t.Fatal("a changed description kept the old Index")
+	}
+	for name, idx := range map[string]*Index{"old": x, "new": y} {
+		got := names(mustSearch(t, idx, q("flux capacitor")))
+		want := []string{}
+		if name == "new" {
+			want = []string{"mcp__redis__get"}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s index (-want +got):\n%s", name, diff)
+		}
+	}
+	for key, g := range x.groups {
+		if reused := y.groups[key] == g; reused != (key != "redis") {
+			t.Errorf("server %q: reused = %v", key, reused)
+		}
+	}
+	if z := y.Update(tools[:10]); z.Len() != 10 {
+		t.Errorf("shrunk to 10 tools: Len = %d", z.Len())
+	}
+}
+
+func mustSearch(t *testing.T, x *Index, args string) Result {
+	t.Helper()
+	res, err := x.Search(json.RawMessage(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Searches run concurrently with indexes being derived from the one they
+// search (run with -race).
+func TestConcurrentSearchAndChange(t *testing.T) {
+	tools := loadPool(t, "../testdata/search/eval/pool.json")
+	groups, order := byServer(tools)
+	x := NewIndex(tools)
+	want := names(mustSearch(t, x, q("list issues")))
+	// t.Fatal must not be called off the test's goroutine: errors only.
+	search := func(x *Index) []string {
+		res, err := x.Search(json.RawMessage(q("list issues")))
+		if err != nil {
+			t.Error(err)
+		}
+		return names(res)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				if got := search(x); !slices.Equal(got, want) {
+					t.Errorf("got %v, want %v", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		y := x
+		for _, k := range order {
+			y = y.WithoutServer(k).WithServer(k+"2", groups[k])
+			search(y)
+		}
+	})
+	wg.Wait()
+}
