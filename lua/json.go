@@ -185,11 +185,7 @@ func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	parsed, err := jsontext.Parse(string(raw))
-	if err != nil {
-		return nil, err
-	}
-	return fromValue(c.L, parsed)
+	return FromJSON(c.L, raw)
 }
 
 // goNumber refuses what JSON cannot hold, as encoding/json would.
