@@ -1,5 +1,7 @@
 GO ?= go
 BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./lua/ ./search/ ./pool/ ./render/ ./announce/ .
+BENCHSTAT ?= $(shell command -v benchstat || echo $(HOME)/go/bin/benchstat)
+BENCH_OUT ?= $(or $(TMPDIR),/tmp)/execlua-bench
 FUZZTIME ?= 10s
 
 .PHONY: test bench fuzz demo fmt lint
@@ -9,8 +11,16 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
+# BenchmarkFloors first: execlua beside its floors in one run, as ratios;
+# then every package's own benchmarks. Both summarised by benchstat
+# (go install golang.org/x/perf/cmd/benchstat@latest); the raw results stay
+# in $(BENCH_OUT).
 bench:
-	$(GO) test -p 1 -run '^$$' -bench . -benchmem -count 6 $(BENCH_PKGS)
+	mkdir -p $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench '^BenchmarkFloors$$' -benchmem -count 6 ./sandbox/ > $(BENCH_OUT)/floors.txt || { cat $(BENCH_OUT)/floors.txt; exit 1; }
+	$(GO) test -p 1 -run '^$$' -bench . -skip '^BenchmarkFloors$$' -benchmem -count 6 $(BENCH_PKGS) > $(BENCH_OUT)/packages.txt || { cat $(BENCH_OUT)/packages.txt; exit 1; }
+	-$(BENCHSTAT) $(BENCH_OUT)/floors.txt
+	-$(BENCHSTAT) $(BENCH_OUT)/packages.txt
 
 # Every fuzz target of the module for FUZZTIME each (what CI runs). A
 # crasher is written to the package's testdata/fuzz/<target>/, where plain

@@ -70,9 +70,9 @@ type state struct {
 	tools    []pool.Tool
 	settings Settings
 	asm      *pool.Assembly
-	names    []string       // the pool's names, for the announcement
-	reach    []sandbox.Tool // the pool, as the sandbox's reachable set
-	index    *search.Index  // built with the pool, reusing the last one's unchanged servers
+	names    []string         // the pool's names, for the announcement
+	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
+	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
 }
 
 // newState assembles tools under settings, with exempt the host's names
@@ -93,12 +93,13 @@ func newState(tools []pool.Tool, settings Settings, exempt []string, prev *searc
 		settings: settings,
 		asm:      asm,
 		names:    asm.PoolNames(),
-		reach:    make([]sandbox.Tool, len(asm.Pool)),
 		index:    index.Update(asm.Pool),
 	}
+	reach := make([]sandbox.Tool, len(asm.Pool))
 	for i, t := range asm.Pool {
-		st.reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
+		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
+	st.reach = sandbox.NewToolset(reach)
 	return st, nil
 }
 

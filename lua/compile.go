@@ -77,7 +77,20 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
-	return &Script{proto: proto, callees: r.callees}, nil
+	return &Script{proto: trimmed(proto), callees: r.callees}, nil
+}
+
+// trimmed gives each function of a compiled chunk its own exactly sized
+// code and line tables: gopher-lua's compiler leaves them as slices of
+// 1,024-entry buffers, 12 KB per function, which a run would hold on to
+// while it lives.
+func trimmed(proto *glua.FunctionProto) *glua.FunctionProto {
+	proto.Code = slices.Clone(proto.Code)
+	proto.DbgSourcePositions = slices.Clone(proto.DbgSourcePositions)
+	for _, p := range proto.FunctionPrototypes {
+		trimmed(p)
+	}
+	return proto
 }
 
 // contextReader reads r until ctx is done, then reports the end.

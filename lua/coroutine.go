@@ -3,10 +3,11 @@ package lua
 import (
 	_ "embed"
 	"errors"
+	"reflect"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/execlua/execlua/internal/toolname"
 	glua "github.com/yuin/gopher-lua"
@@ -24,7 +25,7 @@ var preludeProto = sync.OnceValue(func() *glua.FunctionProto {
 	if err != nil {
 		panic("lua: prelude does not compile: " + err.Error())
 	}
-	return fn.Proto
+	return trimmed(fn.Proto)
 })
 
 // Host is what the prelude calls into for tool calls; the sandbox
@@ -50,7 +51,7 @@ func (s *State) InstallPrelude(host Host) {
 		return libraries()["coroutine"][name].(*glua.LFunction).GFunction
 	}
 	create, resume, yield := orig("create"), orig("resume"), orig("yield")
-	prim := L.NewTable()
+	prim := L.CreateTable(0, 16)
 	prim.RawSetString("search_name", glua.LString(toolname.ToolSearch))
 	prim.RawSetString("parallel_name", glua.LString(toolname.Parallel))
 	s.register(prim, map[string]glua.LGFunction{
@@ -83,46 +84,55 @@ func (s *State) InstallPrelude(host Host) {
 		"status":  orig("status"),
 		"running": orig("running"),
 		"yield": func(L *glua.LState) int {
-			if !canYield() {
+			if !canYield(L) {
 				L.RaiseError("attempt to yield across a C-call boundary (from inside a metamethod, iterator, table.sort or string.gsub callback)")
 			}
 			return yield(L)
 		},
+		// await carries out the calls of a yield that a wrapper passes
+		// on: outward as a yield when one can reach the driver, on the
+		// spot otherwise. Its ids are positive whatever they were: the
+		// wrapper answers its own coroutine's call (reply in the prelude).
 		"await": func(L *glua.LState) int {
 			n := L.GetTop()
-			if canYield() {
-				values := make([]glua.LValue, 0, n+1)
-				values = append(values, s.mark)
-				for i := 1; i <= n; i++ {
-					values = append(values, L.Get(i))
-				}
-				return L.Yield(values...)
-			}
 			ids := make([]int, n)
 			for i := range ids {
-				ids[i] = L.CheckInt(i + 1)
+				ids[i] = abs(L.CheckInt(i + 1))
+			}
+			if canYield(L) {
+				values := make([]glua.LValue, n+1)
+				values[0] = s.mark
+				for i, id := range ids {
+					values[i+1] = glua.LNumber(id)
+				}
+				return L.Yield(values...)
 			}
 			host.Perform(ids)
 			return 0
 		},
-		"submit": func(L *glua.LState) int {
+		// call makes one tool call: it converts and records the call (or
+		// refuses it), yields it to the driver as (MARK, -id), and the
+		// driver resumes it with its output. Where no yield can reach the
+		// driver, it performs the call on the spot.
+		"call": func(L *glua.LState) int {
 			id, err := host.Submit(L, L.CheckString(1), L.Get(2))
-			if err != nil {
-				L.Push(glua.LNil)
-				L.Push(glua.LString(err.Error()))
-				return 2
-			}
-			L.Push(glua.LNumber(id))
-			return 1
-		},
-		"collect": func(L *glua.LState) int {
-			v, err := host.Collect(L, L.CheckInt(1))
 			if err != nil {
 				L.Push(glua.LFalse)
 				L.Push(glua.LString(err.Error()))
 				return 2
 			}
-			L.Push(glua.LTrue)
+			if canYield(L) {
+				return L.Yield(s.mark, glua.LNumber(-id))
+			}
+			host.Perform([]int{id})
+			ok, v := s.answer(id)
+			L.Push(ok)
+			L.Push(v)
+			return 2
+		},
+		"collect": func(L *glua.LState) int {
+			ok, v := s.answer(L.CheckInt(1))
+			L.Push(ok)
 			L.Push(v)
 			return 2
 		},
@@ -142,6 +152,7 @@ func (s *State) InstallPrelude(host Host) {
 	L.Push(prim)
 	L.Push(L.G.Global)
 	L.Call(4, 1)
+	s.host = host
 	hooks := L.Get(-1).(*glua.LTable)
 	L.Pop(1)
 	s.toolGuard = hooks.RawGetString("tool_guard")
@@ -159,6 +170,46 @@ func StripPrelude(v glua.LValue) glua.LValue {
 		return glua.LString(preludePosition.ReplaceAllString(string(msg), ""))
 	}
 	return v
+}
+
+// answer is a performed call's output as its caller receives it: true and
+// the value, or false and the error's message.
+func (s *State) answer(id int) (ok, value glua.LValue) {
+	v, err := s.host.Collect(s.L, id)
+	if err != nil {
+		return glua.LFalse, glua.LString(err.Error())
+	}
+	return glua.LTrue, v
+}
+
+// Answer is what to resume a script with after a direct call (see
+// ToolYield) has been performed: its output, or its error. The slice is
+// reused by the next Answer; Resume copies it.
+func (s *State) Answer(id int) []glua.LValue {
+	s.answerBuf[0], s.answerBuf[1] = s.answer(id)
+	return s.answerBuf[:]
+}
+
+// ToolYield reads what the script yielded. ok says it carries tool calls,
+// to be performed; their ids are appended to ids. direct says the yield is
+// a single call waiting for its own output: resume the script with
+// Answer(id). Otherwise resume it with nothing.
+func (s *State) ToolYield(values []glua.LValue, ids []int) (out []int, direct, ok bool) {
+	if len(values) == 0 || values[0] != s.mark {
+		return ids, false, false
+	}
+	for _, v := range values[1:] {
+		ids = append(ids, abs(int(glua.LVAsNumber(v))))
+	}
+	direct = len(values) == 2 && glua.LVAsNumber(values[1]) < 0
+	return ids, direct, true
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // enter and leave count coroutines resumed inside coroutines: each level
@@ -240,71 +291,73 @@ func (s *State) SetMain(th *glua.LState) {
 	s.L.Call(1, 0)
 }
 
-// Go frames of gopher-lua that tell whether a yield can reach the resumer.
-const (
-	fnMainLoop    = "github.com/yuin/gopher-lua.mainLoop"
-	fnMainLoopCtx = "github.com/yuin/gopher-lua.mainLoopWithContext"
-	fnThreadRun   = "github.com/yuin/gopher-lua.threadRun"
-)
-
-type frameKind uint8
-
-const (
-	frameOther frameKind = iota
-	frameMainLoop
-	frameThreadRun
-)
-
-// frameKinds caches what each return address on the stack belongs to;
-// the set of addresses is small and fixed by the binary.
-var frameKinds sync.Map // uintptr -> frameKind
-
-func kindOf(pc uintptr) frameKind {
-	if k, ok := frameKinds.Load(pc); ok {
-		return k.(frameKind)
-	}
-	k := frameOther
-	if fn := runtime.FuncForPC(pc - 1); fn != nil {
-		switch fn.Name() {
-		case fnMainLoop, fnMainLoopCtx:
-			k = frameMainLoop
-		case fnThreadRun:
-			k = frameThreadRun
-		}
-	}
-	frameKinds.Store(pc, k)
-	return k
+// frameLayout locates the parts of gopher-lua's call frames that canYield
+// reads; gopher-lua does not export them, so their offsets are read once
+// off its types, and a layout other than the expected one stops the
+// program at the first state built rather than misjudging a yield.
+type frameLayout struct {
+	current        uintptr // LState.currentFrame
+	fn, parent, pc uintptr // callFrame.Fn, .Parent, .Pc
 }
 
-// maxYieldFrames is a little more than the Go frames between a primitive
-// and its thread's start when nothing is nested (six: the primitive, its
-// guard, callGFunction, the opcode handler, the main loop, threadRun); a
-// nested main loop adds more than that, so a deeper stack is never
-// yieldable, and the walk, which costs per frame, stays short.
-const maxYieldFrames = 8
-
-// canYield reports whether a Go function called from Lua may yield now.
-// gopher-lua implements a yield by unwinding to the thread's main loop; if
-// another main loop is nested in between (Lua code called back from Go:
-// a metamethod, a for iterator, a table.sort comparator, a gsub callback),
-// the yield would unwind the wrong loop and corrupt the state. gopher-lua
-// exposes no count of such frames, so read it off the Go stack: a yield is
-// safe when exactly one main loop runs between here and the thread's
-// start.
-func canYield() bool {
-	var pcs [maxYieldFrames]uintptr
-	n := runtime.Callers(2, pcs[:])
-	loops := 0
-	for _, pc := range pcs[:n] {
-		switch kindOf(pc) {
-		case frameMainLoop:
-			loops++
-			if loops > 1 {
-				return false
-			}
-		case frameThreadRun:
-			return loops == 1
+var frames = sync.OnceValue(func() frameLayout {
+	bad := func(what string) {
+		panic("lua: gopher-lua's call frames are not as canYield expects: " + what)
+	}
+	cur, ok := reflect.TypeFor[glua.LState]().FieldByName("currentFrame")
+	if !ok || cur.Type.Kind() != reflect.Pointer || cur.Type.Elem().Kind() != reflect.Struct {
+		bad("LState.currentFrame")
+	}
+	frame := cur.Type.Elem()
+	field := func(name string, want reflect.Type) uintptr {
+		f, ok := frame.FieldByName(name)
+		if !ok || f.Type != want {
+			bad("callFrame." + name)
 		}
+		return f.Offset
+	}
+	return frameLayout{
+		current: cur.Offset,
+		fn:      field("Fn", reflect.TypeFor[*glua.LFunction]()),
+		parent:  field("Parent", cur.Type),
+		pc:      field("Pc", reflect.TypeFor[int]()),
+	}
+})
+
+// canYield reports whether the Go function running on L may yield now.
+// gopher-lua implements a yield by unwinding to the thread's main loop; if
+// Lua code was called back from Go in between (a metamethod, a for
+// iterator, a table.sort comparator, a gsub callback), the yield would
+// unwind the wrong loop and corrupt the state. gopher-lua keeps no count
+// of such callbacks, but its call frames tell them apart: a function the
+// thread's own loop called has a caller whose current instruction is a
+// call; one called back from Go has a Go function as its caller, and a
+// metamethod or iterator has a caller stopped on some other instruction
+// (an index, an arithmetic, a comparison, a for loop). So the yield is
+// safe when every frame up to the thread's first was entered by a call
+// instruction. The main thread never yields: the script runs in a
+// coroutine.
+func canYield(L *glua.LState) bool {
+	if L.Parent == nil {
+		return false
+	}
+	lay := frames()
+	at := func(p unsafe.Pointer, off uintptr) unsafe.Pointer { return unsafe.Add(p, off) }
+	frame := *(*unsafe.Pointer)(at(unsafe.Pointer(L), lay.current))
+	for frame != nil {
+		parent := *(*unsafe.Pointer)(at(frame, lay.parent))
+		if parent == nil {
+			return true
+		}
+		fn := *(**glua.LFunction)(at(parent, lay.fn))
+		pc := *(*int)(at(parent, lay.pc))
+		if fn.IsG || pc < 1 || pc > len(fn.Proto.Code) {
+			return false
+		}
+		if op := int(fn.Proto.Code[pc-1] >> 26); op != glua.OP_CALL && op != glua.OP_TAILCALL {
+			return false
+		}
+		frame = parent
 	}
 	return false
 }

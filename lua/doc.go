@@ -32,7 +32,8 @@
 //
 // Conversion: ToJSON encodes a script value as a tool argument (plain data
 // only, paths named in errors, empty tables as [] where the schema declares
-// an array), FromJSON builds fresh Lua values from a tool's output, and
+// an array), FromJSON builds fresh Lua values from a tool's output (FromGo
+// from one already decoded into Go values, by the same rules), and
 // Render shows any value as compact JSON for print and return values. No Go
 // value ever reaches the script.
 package lua

@@ -1,8 +1,12 @@
 package lua
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/execlua/execlua/internal/jsontext"
 	glua "github.com/yuin/gopher-lua"
@@ -30,7 +34,7 @@ func fromValue(L *glua.LState, v *jsontext.Value) (glua.LValue, error) {
 			if err != nil {
 				return glua.LNil, err
 			}
-			t.RawSetString(m.Key, item)
+			setMember(t, m.Key, item)
 		}
 		return t, nil
 	case 'a':
@@ -40,19 +44,172 @@ func fromValue(L *glua.LState, v *jsontext.Value) (glua.LValue, error) {
 			if err != nil {
 				return glua.LNil, err
 			}
-			t.RawSetInt(i+1, item)
+			setElement(t, i, item)
 		}
 		return t, nil
 	case 's':
 		return glua.LString(v.Str), nil
 	case 'n':
+		if f, ok := smallInteger(v.Str); ok {
+			return number(f), nil
+		}
 		f, err := strconv.ParseFloat(v.Str, 64)
 		if err != nil {
 			return glua.LNil, fmt.Errorf("tool output is not valid JSON: number %s does not fit a float64", v.Str)
 		}
-		return glua.LNumber(f), nil
+		return number(f), nil
 	case 'b':
 		return glua.LBool(v.Bool), nil
 	}
 	return glua.LNil, nil
+}
+
+// setMember and setElement put one member of an object or element of an
+// array into its table. FromJSON and FromGo both build through them, so a
+// script gets the same value either way: a null member is left out (a
+// repeated key's last value wins, as in encoding/json), a null element
+// leaves a hole.
+func setMember(t *glua.LTable, key string, v glua.LValue) { t.RawSetString(key, v) }
+
+func setElement(t *glua.LTable, i int, v glua.LValue) { t.RawSetInt(i+1, v) }
+
+// smallInteger reads a JSON integer of at most 15 digits (which a float64
+// holds exactly), the common case, without the general number path.
+func smallInteger(text string) (float64, bool) {
+	digits := strings.TrimPrefix(text, "-")
+	if len(digits) == 0 || len(digits) > 15 || len(digits) > 1 && digits[0] == '0' {
+		return 0, false
+	}
+	n := int64(0)
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(text) {
+		if n == 0 {
+			return 0, false // -0
+		}
+		n = -n
+	}
+	return float64(n), true
+}
+
+// FromGo builds a fresh Lua value from a tool's output already decoded
+// into Go values, as encoding/json decodes into an any (map[string]any,
+// []any, float64, string, bool, nil), without encoding it again. It gives
+// the values FromJSON gives for the same JSON: objects' keys are taken in
+// sorted order, as encoding/json writes a map. json.Number and Go's
+// integer and float types are numbers; any other value is converted
+// through its JSON encoding.
+func FromGo(L *glua.LState, v any) (glua.LValue, error) {
+	c := &goConverter{L: L}
+	out, err := c.value(v, 0)
+	if err != nil {
+		return glua.LNil, fmt.Errorf("tool output cannot be converted: %w", err)
+	}
+	return out, nil
+}
+
+type goConverter struct {
+	L    *glua.LState
+	keys []string // of the maps being converted, innermost last
+}
+
+func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
+	if depth > jsontext.MaxNesting {
+		return nil, fmt.Errorf("nested more than %d levels deep", jsontext.MaxNesting)
+	}
+	switch v := v.(type) {
+	case nil:
+		return glua.LNil, nil
+	case bool:
+		return glua.LBool(v), nil
+	case string:
+		return glua.LString(v), nil
+	case float64:
+		return goNumber(v)
+	case map[string]any:
+		// In sorted order, as encoding/json writes a map, so that pairs
+		// walks the keys as it would the host's JSON of the same value.
+		mark := len(c.keys)
+		defer func() { c.keys = c.keys[:mark] }()
+		for k := range v {
+			c.keys = append(c.keys, k)
+		}
+		keys := c.keys[mark:]
+		slices.Sort(keys)
+		t := c.L.CreateTable(0, len(keys))
+		for _, k := range keys {
+			lv, err := c.value(v[k], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			setMember(t, k, lv)
+		}
+		return t, nil
+	case []any:
+		t := c.L.CreateTable(len(v), 0)
+		for i, item := range v {
+			lv, err := c.value(item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			setElement(t, i, lv)
+		}
+		return t, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || !json.Valid([]byte(v)) {
+			return nil, fmt.Errorf("%q is not a JSON number", string(v))
+		}
+		return number(f), nil
+	case int:
+		return number(float64(v)), nil
+	case int64:
+		return number(float64(v)), nil
+	case int32:
+		return number(float64(v)), nil
+	case uint64:
+		return number(float64(v)), nil
+	case uint32:
+		return number(float64(v)), nil
+	case uint:
+		return number(float64(v)), nil
+	case float32:
+		return goNumber(float64(v))
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return FromJSON(c.L, raw)
+}
+
+// goNumber refuses what JSON cannot hold, as encoding/json would.
+func goNumber(f float64) (glua.LValue, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("%v is not a JSON number", f)
+	}
+	return number(f), nil
+}
+
+// boxedIntegers are the small integers as Lua values, boxed once: a
+// number in a table is an interface, which costs an allocation, and most
+// numbers in tool output are small counts, indexes and flags.
+var boxedIntegers = func() (b [1024]glua.LValue) {
+	for i := range b {
+		b[i] = glua.LNumber(i)
+	}
+	return b
+}()
+
+// number is f as a Lua value, boxed once when it is a small integer.
+func number(f float64) glua.LValue {
+	if f >= 0 && f < float64(len(boxedIntegers)) && f == math.Trunc(f) && !math.Signbit(f) {
+		return boxedIntegers[int(f)]
+	}
+	return glua.LNumber(f)
 }

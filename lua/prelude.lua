@@ -2,9 +2,11 @@
 -- fresh state, before the script, and installs pcall, xpcall, coroutine.*
 -- and the tools table.
 --
--- A nested tool call yields (MARK, id...) up the chain of coroutines to the
+-- A nested tool call yields (MARK, -id) up the chain of coroutines to the
 -- Go driver, which performs the call with the budget clock stopped and
--- resumes the chain. pcall and xpcall run their function as a coroutine so
+-- resumes the caller with its output: (true, value) or (false, message).
+-- A wrapper that passes a yield on (MARK, id...) with positive ids is
+-- resumed with nothing, and answers its own coroutine's call (reply). pcall and xpcall run their function as a coroutine so
 -- that such a yield can cross them (gopher-lua's own pcall cannot be
 -- yielded across), and every wrapper that resumes a coroutine passes tool
 -- yields outward through `await`. Where no yield can reach the driver (a
@@ -14,7 +16,7 @@
 local MARK, YIELD_ERR, prim, G = ...
 local create, resume, status, running = prim.create, prim.resume, prim.status, prim.running
 local thread, first, release = prim.thread, prim.first, prim.release
-local yield, await, submit, collect, reachable = prim.yield, prim.await, prim.submit, prim.collect, prim.reachable
+local yield, await, call, collect, reachable = prim.yield, prim.await, prim.call, prim.collect, prim.reachable
 local isgo = prim.isgo
 local select, type, error, unpack, setmetatable = G.select, G.type, G.error, G.unpack, G.setmetatable
 
@@ -35,6 +37,15 @@ local function logical(co)
 	return co
 end
 
+-- reply is what a coroutine whose tool yield r has been carried out is
+-- resumed with: a call waiting for its own output gets it.
+local function reply(r)
+	if r.n == 3 and r[3] < 0 then
+		return pack(collect(-r[3]))
+	end
+	return pack()
+end
+
 -- finish starts f on co and drives it to its end, returning resume's
 -- results packed: tool yields go out through await, the script's own
 -- yields go out to whoever resumed us (the yieldable pcall of Lua 5.2).
@@ -44,7 +55,7 @@ local function finish(co, f, ...)
 		local args
 		if r[1] and r[2] == MARK then
 			await(unpack(r, 3, r.n))
-			args = pack()
+			args = reply(r)
 		else
 			args = pack(yield(unpack(r, 2, r.n)))
 		end
@@ -105,7 +116,7 @@ local co_resume = function(co, ...)
 		local r = pack(resume(co, unpack(args, 1, args.n)))
 		if r[1] and r[2] == MARK and status(co) == "suspended" then
 			await(unpack(r, 3, r.n))
-			args = pack()
+			args = reply(r)
 		else
 			return unpack(r, 1, r.n)
 		end
@@ -147,29 +158,17 @@ G.coroutine = {
 	end,
 }
 
--- A tool call: submit converts and records it (or refuses it), await
--- carries it to the driver, collect returns its output or raises its error
--- at the caller's line.
-local callers = {}
+-- A tool call: call converts and records it (or refuses it), carries it
+-- to the driver and returns its output, or its error, which is raised at
+-- the caller's line.
 local function caller(name)
-	local f = callers[name]
-	if f then
-		return f
-	end
-	f = function(args)
-		local id, err = submit(name, args)
-		if not id then
-			error(err, 2)
-		end
-		await(id)
-		local ok, value = collect(id)
+	return function(args)
+		local ok, value = call(name, args)
 		if not ok then
 			error(value, 2)
 		end
 		return value
 	end
-	callers[name] = f
-	return f
 end
 
 local function parallel(...)
@@ -179,7 +178,7 @@ local function parallel(...)
 			error("bad argument #" .. i .. " to 'parallel' (function expected, got " .. type(fns[i]) .. ")", 2)
 		end
 	end
-	local cos, results, waiting = {}, {}, {}
+	local cos, results, waiting, replies = {}, {}, {}, {}
 	local failed, first_err = false, nil
 	local me = running()
 	for i = 1, fns.n do
@@ -191,7 +190,9 @@ local function parallel(...)
 		local batch, nb = {}, 0
 		for i = 1, fns.n do
 			if waiting[i] then
-				local r = pack(resume(cos[i]))
+				local args = replies[i] or pack()
+				local r = pack(resume(cos[i], unpack(args, 1, args.n)))
+				replies[i] = nil
 				if status(cos[i]) == "dead" then
 					waiting[i], owner[cos[i]] = nil, nil
 					if r[1] then
@@ -204,6 +205,7 @@ local function parallel(...)
 						nb = nb + 1
 						batch[nb] = r[j]
 					end
+					replies[i] = r
 				else
 					waiting[i], owner[cos[i]] = nil, nil
 					if not failed then
@@ -216,6 +218,11 @@ local function parallel(...)
 			break
 		end
 		await(unpack(batch, 1, nb))
+		for i = 1, fns.n do
+			if replies[i] then
+				replies[i] = reply(replies[i])
+			end
+		end
 	end
 	if failed then
 		error(first_err, 0)
@@ -223,19 +230,21 @@ local function parallel(...)
 	return unpack(results, 1, fns.n)
 end
 
-local fixed = { [prim.parallel_name] = parallel, [prim.search_name] = caller(prim.search_name) }
-
-G.tools = setmetatable({}, {
-	__index = function(_, name)
-		local f = fixed[name]
-		if f then
-			return f
-		end
+-- callers holds a function for each name the script has reached; tools
+-- reads through it, so only the first use of a name runs any code.
+local callers = setmetatable({ [prim.parallel_name] = parallel, [prim.search_name] = caller(prim.search_name) }, {
+	__index = function(callers, name)
 		if reachable(name) then
-			return caller(name)
+			local f = caller(name)
+			callers[name] = f
+			return f
 		end
 		return nil
 	end,
+})
+
+G.tools = setmetatable({}, {
+	__index = callers,
 	__newindex = function()
 		error("tools is read-only", 2)
 	end,

@@ -86,6 +86,9 @@ type State struct {
 	// toolGuard and setMain are functions of the prelude the Go side calls.
 	toolGuard glua.LValue
 	setMain   glua.LValue
+	// host carries out the tool calls (InstallPrelude).
+	host      Host
+	answerBuf [2]glua.LValue
 	// next is the base library's next, kept for pairs in case the script
 	// replaces the global.
 	next glua.LValue
@@ -114,17 +117,14 @@ func New(opts *Options) *State {
 		RegistryGrowStep:    1024,
 		MinimizeStackMemory: true,
 	})
-	s.mark = s.L.NewTable()
-	s.yieldErr = s.L.NewTable()
+	s.mark = s.L.CreateTable(0, 0)
+	s.yieldErr = s.L.CreateTable(0, 0)
 	s.openLibs()
 	return s
 }
 
 // Close releases the state.
 func (s *State) Close() { s.L.Close() }
-
-// Mark is the table that starts a yield carrying tool calls.
-func (s *State) Mark() *glua.LTable { return s.mark }
 
 // YieldError is the value to resume a top-level script yield with.
 func (s *State) YieldError() *glua.LTable { return s.yieldErr }

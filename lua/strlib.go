@@ -28,7 +28,7 @@ func (s *State) openString(str *glua.LTable) {
 		"lower":   func(L *glua.LState) int { return mapBytes(L, asciiLower) },
 		"reverse": strReverse,
 	})
-	mt := s.L.NewTable()
+	mt := s.L.CreateTable(0, 2)
 	mt.RawSetString("__index", str)
 	mt.RawSetString("__metatable", glua.LFalse)
 	s.L.SetMetatable(glua.LString(""), mt)

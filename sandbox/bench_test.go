@@ -9,36 +9,6 @@ import (
 	glua "github.com/yuin/gopher-lua"
 )
 
-// A cold run: fresh state, environment, prelude, compile, run, close.
-func BenchmarkColdRun(b *testing.B) {
-	f := newFunnel(nil)
-	req := f.request(`return 1`)
-	for b.Loop() {
-		if out := Run(context.Background(), req, nil); out.Err != nil {
-			b.Fatal(out.Err)
-		}
-	}
-}
-
-// One nested call round trip: yield to the driver, funnel, resume.
-// Reported per call, the run's own cost taken out by the 1-call baseline.
-func BenchmarkNestedCall(b *testing.B) {
-	// A funnel that does nothing, so only the sandbox's own cost shows.
-	answer := Output{Structured: []byte(`{"ok":true}`)}
-	req := Request{
-		Code:   `for i = 1, 400 do tools.t{ i = i } end`,
-		Tools:  []Tool{{Name: "t"}},
-		Funnel: FunnelFunc(func(context.Context, Call) (Output, error) { return answer, nil }),
-	}
-	opts := &Options{MaxCalls: 1000}
-	for b.Loop() {
-		if out := Run(context.Background(), req, opts); out.Err != nil {
-			b.Fatal(out.Err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/400, "ns/call")
-}
-
 // tools.parallel with 100 branches, one call each, all in flight at once.
 func BenchmarkParallel100(b *testing.B) {
 	f := newFunnel(map[string]toolFunc{"t": structured(`{"ok":true}`)})

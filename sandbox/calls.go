@@ -21,8 +21,7 @@ type pending struct {
 }
 
 func (r *run) known(name string) bool {
-	_, ok := r.tools[name]
-	return ok
+	return r.req.Tools.lookup(name) != nil
 }
 
 // submit converts a call's arguments and records the call. A name outside
@@ -30,15 +29,13 @@ func (r *run) known(name string) bool {
 // here, before anything reaches the host, and are not calls: they are not
 // recorded and do not count. Everything else counts, refused or not.
 func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error) {
-	tool, known := r.tools[name]
-	if !known && name != SearchName {
-		return 0, r.refuse(&UnknownToolError{Name: name})
+	var tool *toolEntry // nil for ToolSearch
+	if name != SearchName {
+		if tool = r.req.Tools.lookup(name); tool == nil {
+			return 0, r.refuse(&UnknownToolError{Name: name})
+		}
 	}
-	schemaJSON := tool.InputSchema
-	if name == SearchName {
-		schemaJSON = r.req.SearchSchema
-	}
-	encoded, err := r.encodeArgs(L, name, schemaJSON, args)
+	encoded, err := r.encodeArgs(L, name, tool, args)
 	if err != nil {
 		return 0, r.refuse(err)
 	}
@@ -47,7 +44,8 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 		r.req.OnCall(name)
 	}
 	r.nextID++
-	p := &pending{call: Call{Name: name, Args: encoded}}
+	p := r.newPending()
+	p.call = Call{Name: name, Args: encoded}
 	r.pending[r.nextID] = p
 	switch {
 	case len(r.calls) > r.opts.MaxCalls:
@@ -64,6 +62,22 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 	return r.nextID, nil
 }
 
+// newPending and recycle keep the records of collected calls for reuse:
+// most runs make their calls one after another.
+func (r *run) newPending() *pending {
+	if n := len(r.spare); n > 0 {
+		p := r.spare[n-1]
+		r.spare = r.spare[:n-1]
+		return p
+	}
+	return &pending{}
+}
+
+func (r *run) recycle(p *pending) {
+	*p = pending{}
+	r.spare = append(r.spare, p)
+}
+
 // refuse remembers an error handed to the script, so that the error the
 // script ends with can be traced back to it (errors.Is through Lua).
 func (r *run) refuse(err error) error {
@@ -71,7 +85,7 @@ func (r *run) refuse(err error) error {
 	return err
 }
 
-func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args glua.LValue) ([]byte, error) {
+func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua.LValue) ([]byte, error) {
 	switch args.(type) {
 	case *glua.LNilType:
 		return []byte("{}"), nil
@@ -79,11 +93,14 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 	default:
 		return nil, fmt.Errorf("tools.%s expects one table of arguments (or nothing), got a %s", name, args.Type())
 	}
-	schema, ok := r.schemas[name]
-	if !ok {
-		// A schema that does not parse only loses the empty-array rule.
-		schema, _ = lua.ParseSchema(schemaJSON)
-		r.schemas[name] = schema
+	var schema *lua.Schema
+	if tool != nil {
+		schema = tool.schema()
+	} else {
+		if r.searchSchema == nil {
+			r.searchSchema, _ = lua.ParseSchema(r.req.SearchSchema)
+		}
+		schema = r.searchSchema
 	}
 	return lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 }
@@ -95,12 +112,13 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 // when the run is stopped (the caller cancelled, a crash) or the cap is
 // reached; the VM then fails at its next instruction.
 func (r *run) perform(ids []int) {
-	var todo []*pending
+	todo := r.todo[:0]
 	for _, id := range ids {
 		if p := r.pending[id]; p != nil && !p.done {
 			todo = append(todo, p)
 		}
 	}
+	r.todo = todo
 	if len(todo) == 0 {
 		return
 	}
@@ -117,26 +135,33 @@ func (r *run) perform(ids []int) {
 		// No handoff to another goroutine: on this machine that alone
 		// costs more than the rest of a call's round trip.
 		r.call(ctx, todo[0])
-	} else {
-		finished := make(chan struct{}, len(todo))
-		for _, p := range todo {
-			go func() {
-				defer func() { finished <- struct{}{} }()
-				r.call(ctx, p)
-			}()
-		}
-		for range todo {
-			select {
-			case <-finished:
-			case <-ctx.Done():
-				r.stop(context.Cause(ctx))
-				return
-			}
-		}
+	} else if !r.fanOut(ctx, todo) {
+		return
 	}
 	if ctx.Err() != nil {
 		r.stop(context.Cause(ctx))
 	}
+}
+
+// fanOut performs several calls concurrently. It returns false, having
+// stopped the run, when ctx ends before they do.
+func (r *run) fanOut(ctx context.Context, todo []*pending) bool {
+	finished := make(chan struct{}, len(todo))
+	for _, p := range todo {
+		go func() {
+			defer func() { finished <- struct{}{} }()
+			r.call(ctx, p)
+		}()
+	}
+	for range todo {
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			r.stop(context.Cause(ctx))
+			return false
+		}
+	}
+	return true
 }
 
 // call performs one call through the funnel; a panic there is a crash.
@@ -170,6 +195,7 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 	if p == nil || !p.done {
 		return glua.LNil, fmt.Errorf("the call was not performed")
 	}
+	defer r.recycle(p)
 	for _, img := range p.out.Images {
 		if len(r.images) < r.opts.MaxImages {
 			r.images = append(r.images, img)
@@ -181,6 +207,12 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 		return glua.LNil, r.refuse(p.err)
 	}
 	switch {
+	case p.out.Decoded != nil:
+		v, err := lua.FromGo(L, p.out.Decoded)
+		if err != nil {
+			return glua.LNil, fmt.Errorf("%s: %w", p.call.Name, err)
+		}
+		return v, nil
 	case len(p.out.Structured) > 0:
 		v, err := lua.FromJSON(L, p.out.Structured)
 		if err != nil {

@@ -28,6 +28,12 @@
 // included. Run never panics and never returns a Go error for script-level
 // failures: Outcome.Err carries a sentinel-wrapping error instead.
 //
+// The reachable set is a Toolset, built once per pool and shared by every
+// run that reaches it (name map, schemas parsed at first use), so a run
+// costs the same whatever the pool's size. A funnel may return structured
+// content as JSON (Output.Structured) or already decoded into Go values
+// (Output.Decoded); the script gets the same value either way.
+//
 // The Funnel is the only way out of the sandbox. The driver consumes call
 // requests and produces call results through it and nothing else, which
 // keeps the core testable with a fake and leaves room to move the VM into a

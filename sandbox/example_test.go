@@ -28,7 +28,7 @@ func ExampleRun() {
 				if ok then warm[city] = w.celsius > 20 else print(w) end
 			end
 			return warm`,
-		Tools:  []sandbox.Tool{{Name: "mcp__weather__now"}},
+		Tools:  sandbox.NewToolset([]sandbox.Tool{{Name: "mcp__weather__now"}}),
 		Funnel: funnel,
 	}, nil)
 	fmt.Println(out.Result)

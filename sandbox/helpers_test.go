@@ -65,12 +65,17 @@ func (f *fakeFunnel) names() []string {
 }
 
 func (f *fakeFunnel) request(code string) Request {
+	return Request{Code: code, Tools: NewToolset(f.toolList()), Funnel: f}
+}
+
+// toolList is the fake tools as a reachable set, by name.
+func (f *fakeFunnel) toolList() []Tool {
 	var tools []Tool
 	for name := range f.tools {
 		tools = append(tools, Tool{Name: name, InputSchema: json.RawMessage(f.schemas[name])})
 	}
 	slices.SortFunc(tools, func(a, b Tool) int { return cmpString(a.Name, b.Name) })
-	return Request{Code: code, Tools: tools, Funnel: f}
+	return tools
 }
 
 func cmpString(a, b string) int {

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"runtime/metrics"
-	"sync"
 	"time"
 )
 
@@ -15,15 +14,13 @@ import (
 // host growing its heap at the same moment is counted against the run too
 // (see docs/rough_edges.md).
 type memoryGuard struct {
-	limit    uint64
-	base     heapSample
-	exceeded func()
-
-	mu      sync.Mutex
-	running bool
-	timer   *time.Timer
+	limit uint64
+	base  heapSample
+	stop  func()
 }
 
+// memoryCheckEvery is how often the budget clock has the guard look while
+// the script runs.
 const memoryCheckEvery = 5 * time.Millisecond
 
 type heapSample struct{ live, objects uint64 }
@@ -41,11 +38,8 @@ func readHeap() heapSample {
 	return h
 }
 
-func newMemoryGuard(limit uint64, exceeded func()) *memoryGuard {
-	g := &memoryGuard{limit: limit, base: readHeap(), exceeded: exceeded}
-	g.timer = time.AfterFunc(memoryCheckEvery, g.check)
-	g.timer.Stop()
-	return g
+func newMemoryGuard(limit uint64, stop func()) *memoryGuard {
+	return &memoryGuard{limit: limit, base: readHeap(), stop: stop}
 }
 
 // over reports whether now is past the limit measured from the base.
@@ -54,30 +48,11 @@ func (g *memoryGuard) over(now heapSample) bool {
 	return grown(now.live, g.base.live, g.limit) || grown(now.objects, g.base.objects, 2*g.limit)
 }
 
-func (g *memoryGuard) check() {
+// exceeded reads the heap and stops the run if it is over the limit.
+func (g *memoryGuard) exceeded() bool {
 	if g.over(readHeap()) {
-		g.exceeded()
-		return
+		g.stop()
+		return true
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.running {
-		g.timer.Reset(memoryCheckEvery)
-	}
-}
-
-// start and pause follow the budget clock: the guard only looks while the
-// script itself runs.
-func (g *memoryGuard) start() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.running = true
-	g.timer.Reset(memoryCheckEvery)
-}
-
-func (g *memoryGuard) pause() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.running = false
-	g.timer.Stop()
+	return false
 }

@@ -214,7 +214,7 @@ func TestConcurrentRuns(t *testing.T) {
 
 // A run without a funnel computes; its calls fail with a clear error.
 func TestNoFunnel(t *testing.T) {
-	out := Run(context.Background(), Request{Code: `return tools.t{}`, Tools: []Tool{{Name: "t"}}}, nil)
+	out := Run(context.Background(), Request{Code: `return tools.t{}`, Tools: NewToolset([]Tool{{Name: "t"}})}, nil)
 	if !errors.Is(out.Err, ErrNoFunnel) {
 		t.Errorf("err = %v", out.Err)
 	}

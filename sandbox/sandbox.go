@@ -27,6 +27,14 @@ type Call struct {
 type Output struct {
 	// Structured is the tool's structuredContent; nil when it sent none.
 	Structured json.RawMessage
+	// Decoded is the structuredContent already decoded into Go values, as
+	// encoding/json decodes into an any (map[string]any, []any, float64,
+	// string, bool, nil; json.Number and Go's integer types are numbers
+	// too). When not nil it is used instead of Structured and converted to
+	// Lua without being encoded again: a host whose MCP client hands the
+	// content decoded saves a round trip through JSON. The script gets the
+	// same value either way.
+	Decoded any
 	// Text holds the tool's text blocks, in order.
 	Text   []string
 	Images []Image
@@ -70,8 +78,9 @@ const SearchName = toolname.ToolSearch
 // Request is one script and what it may reach.
 type Request struct {
 	Code string
-	// Tools is the reachable set: the pool as it is at this run.
-	Tools []Tool
+	// Tools is the reachable set: the pool as it is at this run, prepared
+	// once for all the runs that reach it (nil: no tools).
+	Tools *Toolset
 	// Funnel performs the calls; nil makes every call fail with
 	// ErrNoFunnel (a run that only computes).
 	Funnel Funnel
@@ -127,19 +136,22 @@ type Timings struct {
 
 // run is the state of one Run.
 type run struct {
-	opts    Options
-	req     Request
-	st      *lua.State
-	script  *lua.Script
-	ctx     context.Context // the caller's
-	budget  context.Context // cancelled when the run must stop
-	stop    context.CancelCauseFunc
-	clock   *clock
-	tools   map[string]Tool
-	schemas map[string]*lua.Schema
+	opts   Options
+	req    Request
+	st     *lua.State
+	script *lua.Script
+	ctx    context.Context // the caller's
+	budget context.Context // cancelled when the run must stop
+	stop   context.CancelCauseFunc
+	clock  *clock
+	// searchSchema is ToolSearch's input schema, parsed at its first call.
+	searchSchema *lua.Schema
 
 	pending  map[int]*pending
 	nextID   int
+	ids      []int      // of the last yield, reused
+	todo     []*pending // of the last perform, reused
+	spare    []*pending // collected, for reuse
 	calls    []string
 	callErrs []error
 	waited   time.Duration
@@ -182,17 +194,11 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	if req.Funnel == nil {
 		r.req.Funnel = FunnelFunc(func(context.Context, Call) (Output, error) { return Output{}, ErrNoFunnel })
 	}
-	r.tools = make(map[string]Tool, len(req.Tools))
-	for _, t := range req.Tools {
-		r.tools[t.Name] = t
-	}
-	r.schemas = map[string]*lua.Schema{}
-
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
 	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
 	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
-	defer r.clock.pause()
+	defer r.clock.halt()
 	r.clock.start()
 	compileStart := time.Now()
 	script, err := r.compile(req.Code)
@@ -279,12 +285,13 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 		}
 		r.clock.pause()
 		args = nil
-		if len(values) > 0 && values[0] == r.st.Mark() {
-			ids := make([]int, 0, len(values)-1)
-			for _, v := range values[1:] {
-				ids = append(ids, int(glua.LVAsNumber(v)))
-			}
+		ids, direct, calls := r.st.ToolYield(values, r.ids[:0])
+		if calls {
+			r.ids = ids
 			r.perform(ids)
+			if direct {
+				args = r.st.Answer(ids[0])
+			}
 			continue
 		}
 		// The script yielded from its main chunk, which C Lua refuses; the

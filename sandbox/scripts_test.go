@@ -72,7 +72,7 @@ func scriptFunnel(t *testing.T, name string) func(string) Request {
 		},
 	})
 	var catalogue []pool.Tool
-	for _, tool := range f.request("").Tools {
+	for _, tool := range f.toolList() {
 		catalogue = append(catalogue, pool.Tool{Name: tool.Name, Description: "a test tool"})
 	}
 	request := func(code string) Request {

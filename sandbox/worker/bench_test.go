@@ -76,7 +76,7 @@ func BenchmarkNestedCall(b *testing.B) {
 	calls := 0
 	req := sandbox.Request{
 		Code:  `while tools.t{ i = 1 }.ok do end`,
-		Tools: []sandbox.Tool{{Name: "t"}},
+		Tools: sandbox.NewToolset([]sandbox.Tool{{Name: "t"}}),
 		Funnel: sandbox.FunnelFunc(func(context.Context, sandbox.Call) (sandbox.Output, error) {
 			calls++
 			if calls >= b.N {
@@ -137,7 +137,7 @@ func BenchmarkConcurrentRunMemory(b *testing.B) {
 				release := make(chan struct{})
 				req := sandbox.Request{
 					Code:  `local t = {} for i = 1, 100 do t[i] = { i = i } end return tools.t{ n = #t }`,
-					Tools: []sandbox.Tool{{Name: "t"}},
+					Tools: sandbox.NewToolset([]sandbox.Tool{{Name: "t"}}),
 					Funnel: sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
 						arrived <- struct{}{}
 						<-release

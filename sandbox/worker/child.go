@@ -82,7 +82,7 @@ func serve(in io.Reader, out io.Writer) int {
 			m.Run.Tools[i].InputSchema = nil
 		}
 	}
-	req := sandbox.Request{Code: m.Run.Code, Tools: m.Run.Tools, SearchSchema: m.Run.SearchSchema, OnCall: w.called}
+	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewToolset(m.Run.Tools), SearchSchema: m.Run.SearchSchema, OnCall: w.called}
 	if m.Run.HasFunnel {
 		req.Funnel = w
 	}

@@ -21,7 +21,7 @@ func ExamplePool_Run() {
 	})
 	out := p.Run(context.Background(), sandbox.Request{
 		Code:   `local r = tools.greet{} print(r.greeting) return #r.greeting`,
-		Tools:  []sandbox.Tool{{Name: "greet"}},
+		Tools:  sandbox.NewToolset([]sandbox.Tool{{Name: "greet"}}),
 		Funnel: funnel,
 	}, &sandbox.Options{Budget: time.Second})
 	fmt.Println(out.Log, out.Result, out.Calls, out.Err)

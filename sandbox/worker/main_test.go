@@ -129,7 +129,7 @@ func request(code string) sandbox.Request {
 	}
 	return sandbox.Request{
 		Code:   code,
-		Tools:  tools,
+		Tools:  sandbox.NewToolset(tools),
 		Funnel: funnel(),
 		Search: func(args json.RawMessage) (json.RawMessage, error) {
 			return json.RawMessage(fmt.Sprintf(`{"total":1,"query":%s}`, args)), nil

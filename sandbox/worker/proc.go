@@ -186,7 +186,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	}
 	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]context.CancelFunc{}, callErrs: map[int]error{}}
 	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
-		Code: req.Code, Tools: req.Tools, SearchSchema: req.SearchSchema,
+		Code: req.Code, Tools: req.Tools.Tools(), SearchSchema: req.SearchSchema,
 		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
 	}}, true)
 	if err != nil {

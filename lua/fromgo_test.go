@@ -1,0 +1,100 @@
+package lua
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// fromGo is FromJSON's reference in FuzzFromJSON: encoding/json's own
+// decoding, converted by FromGo, must give the same value (an error shows
+// as a string, which differs from it).
+func fromGo(L *glua.LState, v any) glua.LValue {
+	lv, err := FromGo(L, v)
+	if err != nil {
+		return glua.LString(err.Error())
+	}
+	return lv
+}
+
+// pairsOrder lists a table's keys as pairs walks them, nested tables
+// included, so that iteration order is compared too.
+func pairsOrder(v glua.LValue) string {
+	t, ok := v.(*glua.LTable)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for k, v := t.Next(glua.LNil); k != glua.LNil; k, v = t.Next(k) {
+		b.WriteString(k.String() + "(" + pairsOrder(v) + ")")
+	}
+	return b.String()
+}
+
+// A tool output already decoded into Go values becomes the same Lua value
+// as its JSON text, iteration order included; Go's other number types are
+// numbers, other values go through their JSON encoding.
+func TestFromGo(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	for _, tc := range []struct {
+		name string
+		in   any
+		json string
+	}{
+		{"decoded", map[string]any{"b": []any{1.5, nil, "x", true}, "a": map[string]any{"z": nil, "y": false}, "c": nil},
+			`{"a":{"y":false,"z":null},"b":[1.5,null,"x",true],"c":null}`},
+		{"numbers", []any{json.Number("12"), json.Number("-0.5e3"), 3, int64(1) << 53, int32(-7), uint(8), uint64(9), uint32(10), float32(0.25)},
+			`[12,-0.5e3,3,9007199254740992,-7,8,9,10,0.25]`},
+		{"scalars", "text", `"text"`},
+		{"null", nil, `null`},
+		{"typed", struct {
+			A []string          `json:"a"`
+			B map[string]int    `json:"b"`
+			C *struct{ D bool } `json:"c"`
+		}{A: []string{"p", "q"}, B: map[string]int{"k": 1}},
+			`{"a":["p","q"],"b":{"k":1},"c":null}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := FromJSON(s.L, []byte(tc.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := FromGo(s.L, tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := renderJSON(s, got), renderJSON(s, want); g != w {
+				t.Errorf("got %s, want %s", g, w)
+			}
+			if g, w := pairsOrder(got), pairsOrder(want); g != w {
+				t.Errorf("pairs order %s, want %s", g, w)
+			}
+		})
+	}
+}
+
+// What JSON cannot hold is refused, as encoding/json refuses it.
+func TestFromGoRefuses(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	loop := map[string]any{}
+	loop["self"] = loop
+	for name, in := range map[string]any{
+		"NaN":           math.NaN(),
+		"infinity":      []any{float32(math.Inf(1))},
+		"bad number":    json.Number("1x"),
+		"channel":       map[string]any{"c": make(chan int)},
+		"a cycle":       loop,
+		"function":      func() {},
+		"non-JSON num":  json.Number("0x10"),
+		"in a sequence": []any{map[string]any{"f": func() {}}},
+	} {
+		if v, err := FromGo(s.L, in); err == nil {
+			t.Errorf("%s: converted to %s, want an error", name, renderJSON(s, v))
+		}
+	}
+}

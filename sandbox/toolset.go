@@ -1,0 +1,55 @@
+package sandbox
+
+import (
+	"sync"
+
+	"github.com/execlua/execlua/lua"
+)
+
+// Toolset is a reachable set prepared for many runs: the name map, and
+// each tool's input schema parsed at its first call. It is built once per
+// pool and shared read-only by every run that reaches that pool, so a run
+// costs the same whatever the pool's size.
+type Toolset struct {
+	tools  []Tool
+	byName map[string]*toolEntry
+}
+
+type toolEntry struct {
+	tool   Tool
+	schema func() *lua.Schema
+}
+
+// NewToolset prepares tools for runs; a repeated name keeps its last tool.
+func NewToolset(tools []Tool) *Toolset {
+	ts := &Toolset{tools: tools, byName: make(map[string]*toolEntry, len(tools))}
+	for _, t := range tools {
+		ts.byName[t.Name] = &toolEntry{tool: t, schema: parsedOnce(t.InputSchema)}
+	}
+	return ts
+}
+
+// parsedOnce parses an input schema at first use; a schema that does not
+// parse only loses the empty-array rule.
+func parsedOnce(raw []byte) func() *lua.Schema {
+	return sync.OnceValue(func() *lua.Schema {
+		schema, _ := lua.ParseSchema(raw)
+		return schema
+	})
+}
+
+// Tools returns the tools the set was prepared from, in their order: what a
+// worker process needs to prepare the same set on its side.
+func (ts *Toolset) Tools() []Tool {
+	if ts == nil {
+		return nil
+	}
+	return ts.tools
+}
+
+func (ts *Toolset) lookup(name string) *toolEntry {
+	if ts == nil {
+		return nil
+	}
+	return ts.byName[name]
+}
