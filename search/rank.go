@@ -34,7 +34,7 @@ var params = ranking{
 	value: 0.3, stop: 0.15, implied: 0.5,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.6, head: 1,
+	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true,
 }
@@ -56,6 +56,7 @@ type ranking struct {
 	descSurface           float64 // per keyword written as in the description
 	implied               float64 // a keyword a value implies (file for notes.md)
 	head                  float64 // the query's first word is the first word of the tool's name
+	verb                  float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
 }
 
 // weigh is how well a tool's annotations fit the intent: a query that
@@ -105,7 +106,8 @@ const (
 	reads intent = iota
 	acts
 	harms
-	runs // run, execute: could read or write
+	runs          // run, execute: could read or write
+	noVerb intent = -1
 )
 
 // plan is a keyword query, prepared.
@@ -116,6 +118,7 @@ type plan struct {
 	meaning   float64 // how many keywords are not values
 	weight    float64 // the keywords' weights, stop words aside
 	intent    intent  // what the query means to do
+	verb      intent  // the class of the query's first word when it is a verb, or noVerb
 	positions int     // keywords that are not stop words
 	head      int     // the query's first word (after stop words, values and server names), or -1
 	// byStem maps every stem the query reaches (literally or not) to the
@@ -351,7 +354,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
 	own := float64(s.x.meta(id).own)
-	return params.head + params.cover + params.surface*own + params.order*max(own-1, 0) + s.phraseBound(id)
+	return params.head + params.verb + params.cover + params.surface*own + params.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
@@ -383,9 +386,18 @@ func (s *scores) finishName(id int32) {
 	p := s.plan
 	var bonus float64
 	words, covered, prev := 0, 0, -1
+	verb := p.verb == noVerb
 	for _, nw := range e.own {
 		if nw.ns {
 			continue
+		}
+		if !verb {
+			if c := verbClass(nw.word); c != noVerb {
+				verb = true
+				if c == p.verb {
+					bonus += params.verb
+				}
+			}
 		}
 		if words == 0 && p.head >= 0 && p.kws[p.head].stem == nw.stem {
 			bonus += params.head
@@ -446,7 +458,7 @@ func (s *scores) finishPhrase(id int32) {
 
 // plan splits a query into keywords and looks their words up.
 func (x *Index) plan(text string) *plan {
-	p := &plan{byStem: map[string]reach{}, head: -1}
+	p := &plan{byStem: map[string]reach{}, head: -1, verb: noVerb}
 	bare := strings.ToLower(bareName(text))
 	if ids, ok := x.names.get(bare); ok {
 		for _, id := range ids {
@@ -478,13 +490,9 @@ func (x *Index) plan(text string) *plan {
 			if !verb && k.weight == 1 && !isStop(w) && !x.serverWord(k.stem) {
 				verb = true
 				p.head = len(all)
-				switch {
-				case harmVerbs[w]:
-					p.intent = harms
-				case actVerbs[w]:
-					p.intent = acts
-				case runVerbs[w]:
-					p.intent = runs
+				p.verb = verbClass(w)
+				if p.verb != noVerb {
+					p.intent = p.verb
 				}
 			}
 			all = append(all, k)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -206,12 +207,16 @@ func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
 // never wins a tie for a read-like query).
 var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
 	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
-	"status", "inspect", "display", "print", "retrieve", "query")
+	"status", "inspect", "display", "print", "retrieve", "query", "lookup", "analyze",
+	"explain", "tail", "scan", "watch", "browse", "download", "export")
 
 var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
 	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
 	"assign", "schedule", "start", "invoke", "call", "reply", "comment", "rename",
-	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve")
+	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve",
+	"transition", "fork", "insert", "mute", "retry", "rerun", "scale", "apply",
+	"publish", "draft", "build", "finalize", "duplicate", "attach", "book", "increase",
+	"decrease", "enable", "disable", "rollout", "restart", "give", "mark", "link")
 
 // runVerbs run something that may read or write: they say nothing.
 var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
@@ -219,6 +224,24 @@ var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
 var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", "purge",
 	"wipe", "uninstall", "cancel", "stop", "terminate", "overwrite", "forget",
 	"clear", "reset", "refund", "revoke", "unlink", "trash")
+
+// verbClass is what verb w means to do, or noVerb: for a query's first
+// word and for the first verb of a tool's own name (delete in
+// kubectl_delete), so that "remove the pod" prefers a tool named for
+// deleting to one named for the pod.
+func verbClass(w string) intent {
+	switch {
+	case harmVerbs[w]:
+		return harms
+	case runVerbs[w]:
+		return runs
+	case actVerbs[w]:
+		return acts
+	case readVerbs[w]:
+		return reads
+	}
+	return noVerb
+}
 
 func wordSet(ws ...string) map[string]bool {
 	out := map[string]bool{}
@@ -299,6 +322,40 @@ var nounGroups = [][]string{
 	{"mongo", "mongodb"},
 	{"ci", "workflow", "pipeline", "job", "build"},
 	{"entity", "node"},
+	{"mr", "merge"},
+	{"dm", "direct"},
+	{"bucket", "storage"},
+	{"vm", "instance"},
+	{"spreadsheet", "gsheets"},
+	{"status", "state"},
+	{"note", "comment"},
+	{"emoji", "reaction", "react"},
+}
+
+// narrower words reach broader ones, one way: a pod is a Kubernetes
+// resource, but a query for resources is not after pods. Tools are often
+// named and described by the broader word (kubectl_delete deletes
+// "Kubernetes resources").
+var narrower = map[string][]string{
+	"pod":        {"kubernetes", "resource"},
+	"cluster":    {"kubernetes"},
+	"replica":    {"scale"},
+	"container":  {"docker"},
+	"function":   {"lambda"},
+	"contact":    {"object", "crm"},
+	"deal":       {"object", "crm"},
+	"company":    {"object", "crm"},
+	"output":     {"log"},
+	"tail":       {"log"},
+	"unstage":    {"reset"},
+	"silence":    {"mute"},
+	"reschedule": {"update"},
+	"phone":      {"call", "sms"},
+	"stage":      {"add"},
+	"bill":       {"invoice"},
+	"forget":     {"delete"},
+	"assign":     {"update"},
+	"close":      {"update"},
 }
 
 // synonymTable maps each stem to the stems of its synonyms, built once.
@@ -310,6 +367,13 @@ var synonymTable = func() map[string][]string {
 				if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
 					out[sa] = append(out[sa], sb)
 				}
+			}
+		}
+	}
+	for _, a := range slices.Sorted(maps.Keys(narrower)) {
+		for _, b := range narrower[a] {
+			if sa, sb := stem(a), stem(b); !slices.Contains(out[sa], sb) {
+				out[sa] = append(out[sa], sb)
 			}
 		}
 	}
