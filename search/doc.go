@@ -22,13 +22,16 @@
 //   - Each keyword scores a tool by its best match: the field (a word of
 //     the tool's own name, of its server's name or a namespace its tools
 //     share such as browser_, a substring of the name, the searchHint, the
-//     description), how it matched (the word itself, its plural or
+//     description, an argument's name or description in the input
+//     schema), how it matched (the word itself, its plural or
 //     singular, a curated synonym, a prefix, one edit away for words of
 //     five letters or more), and how rare the word is in the pool.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
-//     name, for words written as in the name (issue, not issues) or the
+//     name, for a query's verb of the class (read, change, destroy, run)
+//     of the first verb of its name, for words written as in the name
+//     (issue, not issues) or the
 //     description, for name words in the query's order, for a name that
 //     starts with the query's first word, and for keyword pairs found as
 //     phrases in the description.

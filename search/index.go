@@ -62,12 +62,15 @@ const chunkSize = 256
 
 // Fields a word can be found in, strongest first. fServer holds the
 // server's words and the words its tools' names share (browser_ in every
-// Playwright tool): they say where a tool is, not what it does.
+// Playwright tool): they say where a tool is, not what it does. fSchema
+// holds the names and descriptions of the tool's arguments (path,
+// namespace, channel_id): what a task sentence's values are.
 const (
 	fName = iota
 	fServer
 	fHint
 	fDesc
+	fSchema
 	nFields
 )
 
@@ -634,7 +637,35 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 			mark(stem(word), fDesc)
 		}
 	})
+	schemaTexts(t.InputSchema, func(text string) {
+		splitWords(text, func(word string, _ bool) {
+			if !isStop(word) {
+				mark(stem(word), fSchema)
+			}
+		})
+	})
 	return a
+}
+
+// schemaTexts calls f with the name and the description of each property
+// of an input schema's top level. A schema that is not an object with
+// properties has none.
+func schemaTexts(schema json.RawMessage, f func(text string)) {
+	if len(schema) == 0 {
+		return
+	}
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		f(name)
+		f(s.Properties[name].Description)
+	}
 }
 
 // writeCompact writes s to b as compact would, lowercase.

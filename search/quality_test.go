@@ -230,7 +230,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		name string
 		set  func(*ranking)
 	}{
-		{"field weights (all fields alike)", func(r *ranking) { r.fields = [nFields]float64{1, 1, 1, 1} }},
+		{"field weights (all fields alike)", func(r *ranking) { r.fields = [nFields]float64{1, 1, 1, 1, 1} }},
 		{"rarity (idf)", func(r *ranking) { r.idfPower = 0 }},
 		{"substrings of names", func(r *ranking) { r.substring = 0 }},
 		{"synonyms", func(r *ranking) { r.synonym = 0 }},

@@ -28,7 +28,7 @@ import (
 // evaluation set (testdata/search/eval/dev.json); the README lists what
 // each signal is worth there.
 var params = ranking{
-	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5},
+	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
 	synonym:   0.6, prefix: 0.5, typo: 0.6,
 	value: 0.3, stop: 0.15, implied: 0.5,
@@ -82,6 +82,7 @@ func (i intent) weigh(h effect) float64 {
 // Single-keyword tiers (SRCH-5), strongest last.
 const (
 	tierNone int8 = iota
+	tierSchema
 	tierDesc
 	tierHint
 	tierSubstring
@@ -94,6 +95,8 @@ func fieldTier(f int) int8 {
 		return tierName
 	case fHint:
 		return tierHint
+	case fSchema:
+		return tierSchema
 	}
 	return tierDesc
 }

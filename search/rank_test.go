@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/execlua/execlua/pool"
@@ -105,4 +106,24 @@ func TestValuesWeighLess(t *testing.T) {
 	wantFirst(t, tools, map[string]string{
 		`post "release notes ready" to #releases`: "mcp__chat__post_message",
 	})
+}
+
+// An argument's name or description is a field of its own, below the
+// description for a single keyword (SRCH-5): it finds the tool a task
+// sentence's value belongs to; a schema that is no object with properties
+// adds nothing.
+func TestSchemaWords(t *testing.T) {
+	logs := mcpTool("k8s", "kubectl_logs", "Print the logs of a container.")
+	logs.InputSchema = json.RawMessage(`{"type":"object","properties":{"pod":{"type":"string","description":"Name of the pod"},"namespace":{"type":"string"}}}`)
+	events := mcpTool("k8s", "kubectl_events", "List events of a pod.")
+	events.InputSchema = json.RawMessage(`[1, 2]`)
+	tools := []pool.Tool{logs, events, mcpTool("k8s", "kubectl_top", "Show the namespace usage.")}
+	wantFirst(t, tools, map[string]string{
+		"pod":       "mcp__k8s__kubectl_events",
+		"namespace": "mcp__k8s__kubectl_top",
+		"container logs for web-1 in namespace prod": "mcp__k8s__kubectl_logs",
+	})
+	if got := names(doSearch(t, tools, q("pod"))); len(got) != 2 || got[1] != "mcp__k8s__kubectl_logs" {
+		t.Errorf("pod: got %v, want kubectl_events (description) and then kubectl_logs (an argument's description)", got)
+	}
 }
