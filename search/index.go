@@ -305,12 +305,13 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 			ids[i] = append(ids[i], w.allocate())
 		}
 	}
-	found, read := analyzeGroups(keys, add, ids)
+	groups, found, read := analyzeGroups(keys, add, ids)
 	for _, az := range read {
 		w.merge(az, false)
 	}
 	for i, key := range keys {
-		y.groups[key] = w.addGroup(add[key], ids[i], found[i])
+		w.addGroup(groups[i], found[i])
+		y.groups[key] = groups[i]
 	}
 	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
@@ -402,7 +403,7 @@ func (w *writer) removeGroup(g *group) {
 	ns := namespace(g.tools)
 	for i, id := range g.ids {
 		a := az.analyze(id, &g.tools[i], ns)
-		nameKeys(&g.tools[i], a.lower, func(n string) { w.names[n] = without(w.nameIDs(n), id) })
+		a.nameKeys(func(n string) { w.names[n] = without(w.nameIDs(n), id) })
 		w.setEntry(id, entry{})
 		w.y.free = append(w.y.free, id)
 		w.y.live--
@@ -421,24 +422,33 @@ func without(ids []int32, id int32) []int32 {
 	return out
 }
 
-// nameKeys calls f with the keys t is found under by its name: its
+// nameKeys calls f with the keys a tool is found under by its name: its
 // lowercase name and, for an MCP tool, its lowercase own name.
-func nameKeys(t *pool.Tool, lower string, f func(key string)) {
-	f(lower)
-	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
-		f(strings.ToLower(t.ServerTool))
+func (a *analysis) nameKeys(f func(key string)) {
+	f(a.lower)
+	if a.ownLower != "" {
+		f(a.ownLower)
 	}
 }
 
 // addGroup indexes one server's tools, with their ids, analyzed in found
-// (their stems are posted already).
-func (w *writer) addGroup(tools []pool.Tool, ids []int32, found []analysis) *group {
-	g := &group{tools: tools, ids: ids}
+// (their stems are posted already, their compact names written in g).
+func (w *writer) addGroup(g *group, found []analysis) {
+	for i := range g.tools {
+		w.setEntry(g.ids[i], w.addTool(g.ids[i], &g.tools[i], &found[i]))
+	}
+}
+
+// compactNames writes the compact names of g's tools, for substrings.
+func (g *group) compactNames() {
 	var names strings.Builder
-	for i := range tools {
-		t := &tools[i]
-		id := ids[i]
-		w.setEntry(id, w.addTool(id, t, found[i]))
+	n := 0
+	for i := range g.tools {
+		n += 1 + len(g.tools[i].Name)
+	}
+	names.Grow(n)
+	for i := range g.tools {
+		t := &g.tools[i]
 		names.WriteByte(0)
 		g.starts = append(g.starts, int32(names.Len()))
 		if t.ServerTool == "" {
@@ -450,7 +460,6 @@ func (w *writer) addGroup(tools []pool.Tool, ids []int32, found []analysis) *gro
 	}
 	g.names = names.String()
 	g.pairs.of(g.names)
-	return g
 }
 
 func (w *writer) allocate() int32 {
@@ -501,9 +510,9 @@ func namespace(tools []pool.Tool) map[string]bool {
 	return out
 }
 
-func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
+func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
 	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
-	nameKeys(t, e.lower, func(n string) {
+	a.nameKeys(func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
 		} else {
@@ -513,11 +522,11 @@ func (w *writer) addTool(id int32, t *pool.Tool, a analysis) entry {
 	return e
 }
 
-// analysis is what an entry takes from a tool's text: its lowercase name
-// and its own name's words.
+// analysis is what an entry takes from a tool's text: its lowercase name,
+// its own name's words, and for an MCP tool its lowercase own name.
 type analysis struct {
-	lower string
-	own   []nameWord
+	lower, ownLower string
+	own             []nameWord
 }
 
 // parallelMin is the number of tools from which reading them is shared
@@ -525,11 +534,12 @@ type analysis struct {
 const parallelMin = 2048
 
 // analyzeGroups reads the tools of each group, [i] for keys[i], with
-// their ids, into analyzers. Many tools are shared among the CPUs, a run
-// of whole groups to each analyzer, every analysis written in its own
-// place.
-func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([][]analysis, []*analyzer) {
+// their ids, into analyzers, and writes each group's compact names. Many
+// tools are shared among the CPUs, a run of whole groups to each
+// analyzer, every analysis and group written in its own place.
+func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]*group, [][]analysis, []*analyzer) {
 	out := make([][]analysis, len(keys))
+	groups := make([]*group, len(keys))
 	total := 0
 	for _, k := range keys {
 		total += len(add[k])
@@ -542,13 +552,15 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 			for j := range g {
 				out[i][j] = az.analyze(ids[i][j], &g[j], ns)
 			}
+			groups[i] = &group{tools: g, ids: ids[i]}
+			groups[i].compactNames()
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), total/(parallelMin/2))
 	if workers <= 1 {
 		az := &analyzer{}
 		run(az, 0, len(keys))
-		return out, []*analyzer{az}
+		return groups, out, []*analyzer{az}
 	}
 	var wg sync.WaitGroup
 	var azs []*analyzer
@@ -564,7 +576,7 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 		}
 	}
 	wg.Wait()
-	return out, azs
+	return groups, out, azs
 }
 
 // analyzer reads tools' texts, one goroutine's worth, into postings of
@@ -572,6 +584,10 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 // touched once per word an analyzer saw, not once per tool that has it.
 type analyzer struct {
 	posts map[string]*local
+	// texts caches, per word of a hint, description or argument as
+	// written, its stem's posting (nil for a stop word): tools share
+	// most of their words, and a word seen once is not stemmed again.
+	texts map[string]*local
 }
 
 // local is an analyzer's posting of one stem. mark and bits are the tool
@@ -583,28 +599,57 @@ type local struct {
 	bits uint8
 }
 
+// posting returns the analyzer's posting of stem s, new if need be.
+func (az *analyzer) posting(s string) *local {
+	lp := az.posts[s]
+	if lp == nil {
+		lp = &local{}
+		az.posts[s] = lp
+	}
+	return lp
+}
+
+// text returns the posting of the stem of word as written (with a
+// capital if upper), nil for a stop word: in a hint or a description they
+// would post nearly every tool.
+func (az *analyzer) text(raw string, upper bool) *local {
+	lp, ok := az.texts[raw]
+	if !ok {
+		word := raw
+		if upper {
+			word = strings.ToLower(raw)
+		}
+		if !isStop(word) {
+			lp = az.posting(stem(word))
+		}
+		az.texts[raw] = lp
+	}
+	return lp
+}
+
+// put notes that tool id has lp's stem in field f.
+func (lp *local) put(id int32, f int) {
+	if lp.mark != id+1 {
+		lp.mark, lp.bits = id+1, 0
+		lp.df++
+	}
+	if lp.bits&(1<<f) == 0 {
+		lp.bits |= 1 << f
+		lp.f[f] = append(lp.f[f], id)
+	}
+}
+
 // analyze posts the stems of tool id and returns its lowercase name and
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts = map[string]*local{}
+		az.posts, az.texts = map[string]*local{}, map[string]*local{}
 	}
 	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
-	mark := func(s string, f int) {
-		lp := az.posts[s]
-		if lp == nil {
-			lp = &local{}
-			az.posts[s] = lp
-		}
-		if lp.mark != id+1 {
-			lp.mark, lp.bits = id+1, 0
-			lp.df++
-		}
-		if lp.bits&(1<<f) == 0 {
-			lp.bits |= 1 << f
-			lp.f[f] = append(lp.f[f], id)
-		}
+	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
+		a.ownLower = strings.ToLower(t.ServerTool)
 	}
+	mark := func(s string, f int) { az.posting(s).put(id, f) }
 	own := t.Name
 	if t.ServerTool != "" {
 		own = t.ServerTool
@@ -625,25 +670,17 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		}
 		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s]})
 	})
-	// Stop words are matched in names only (get_me): in a hint or a
-	// description they would post nearly every tool.
-	splitWords(t.SearchHint, func(word string, _ bool) {
-		if !isStop(word) {
-			mark(stem(word), fHint)
-		}
-	})
-	splitWords(t.Description, func(word string, _ bool) {
-		if !isStop(word) {
-			mark(stem(word), fDesc)
-		}
-	})
-	schemaTexts(t.InputSchema, func(text string) {
-		splitWords(text, func(word string, _ bool) {
-			if !isStop(word) {
-				mark(stem(word), fSchema)
+	// Stop words are matched in names only (get_me).
+	text := func(f int) func(string, bool, bool) {
+		return func(raw string, upper, _ bool) {
+			if lp := az.text(raw, upper); lp != nil {
+				lp.put(id, f)
 			}
-		})
-	})
+		}
+	}
+	splitRaw(t.SearchHint, text(fHint))
+	splitRaw(t.Description, text(fDesc))
+	schemaTexts(t.InputSchema, func(s string) { splitRaw(s, text(fSchema)) })
 	return a
 }
 

@@ -23,18 +23,26 @@ func words(text string) []string {
 // words share the memory of one lowercase copy of text.
 func splitWords(text string, f func(word string, whole bool)) {
 	// Words are slices of text; only a word with a capital is copied.
-	cut := func(i, j int, upper bool) string {
+	splitRaw(text, func(raw string, upper, whole bool) {
 		if upper {
-			return strings.ToLower(text[i:j])
+			raw = strings.ToLower(raw)
 		}
-		return text[i:j]
-	}
+		f(raw, whole)
+	})
+}
+
+// splitRaw is splitWords before lowercasing: f gets each word as written
+// and whether it has a capital, for a caller that can often do without
+// the lowercase copy.
+func splitRaw(text string, f func(raw string, upper, whole bool)) {
+	cut := func(i, j int, upper bool) (string, bool) { return text[i:j], upper }
 	start, run, parts := -1, -1, 0
 	wordUpper, runUpper := false, false
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			f(cut(start, end, wordUpper), false)
+			w, u := cut(start, end, wordUpper)
+			f(w, u, false)
 			start, wordUpper = -1, false
 			parts++
 		}
@@ -42,7 +50,8 @@ func splitWords(text string, f func(word string, whole bool)) {
 	endRun := func(end int) {
 		flush(end)
 		if run >= 0 && parts > 1 {
-			f(cut(run, end, runUpper), true)
+			w, u := cut(run, end, runUpper)
+			f(w, u, true)
 		}
 		run, parts, runUpper = -1, 0, false
 	}
