@@ -188,7 +188,7 @@ func TestQuality(t *testing.T) {
 		atLeast(t, measure(t, eval, "../testdata/search/eval/test.json", false), 90, 97)
 	})
 	t.Run("test2", func(t *testing.T) {
-		atLeast(t, measure(t, eval, "../testdata/search/eval/test2.json", false), 76, 89)
+		atLeast(t, measure(t, eval, "../testdata/search/eval/test2.json", false), 73, 86)
 	})
 	t.Run("dev", func(t *testing.T) {
 		atLeast(t, measure(t, eval, "../testdata/search/eval/dev.json", true), 94, 99)

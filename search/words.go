@@ -217,15 +217,15 @@ func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
 var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
 	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
 	"status", "inspect", "display", "print", "retrieve", "query", "lookup", "analyze",
-	"explain", "tail", "scan", "watch", "browse", "download", "export")
+	"explain", "scan", "watch", "browse", "download", "export")
 
 var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
 	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
 	"assign", "schedule", "start", "invoke", "call", "reply", "comment", "rename",
 	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve",
 	"transition", "fork", "insert", "mute", "retry", "rerun", "scale", "apply",
-	"publish", "draft", "build", "finalize", "duplicate", "attach", "book", "increase",
-	"decrease", "enable", "disable", "rollout", "restart", "give", "mark", "link")
+	"publish", "draft", "build", "finalize", "duplicate", "attach", "enable", "disable",
+	"rollout", "restart")
 
 // runVerbs run something that may read or write: they say nothing.
 var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
@@ -337,8 +337,6 @@ var nounGroups = [][]string{
 	{"vm", "instance"},
 	{"spreadsheet", "gsheets"},
 	{"status", "state"},
-	{"note", "comment"},
-	{"emoji", "reaction", "react"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
@@ -346,25 +344,9 @@ var nounGroups = [][]string{
 // named and described by the broader word (kubectl_delete deletes
 // "Kubernetes resources").
 var narrower = map[string][]string{
-	"pod":        {"kubernetes", "resource"},
-	"cluster":    {"kubernetes"},
-	"replica":    {"scale"},
-	"container":  {"docker"},
-	"function":   {"lambda"},
-	"contact":    {"object", "crm"},
-	"deal":       {"object", "crm"},
-	"company":    {"object", "crm"},
-	"output":     {"log"},
-	"tail":       {"log"},
-	"unstage":    {"reset"},
-	"silence":    {"mute"},
-	"reschedule": {"update"},
-	"phone":      {"call", "sms"},
-	"stage":      {"add"},
-	"bill":       {"invoice"},
-	"forget":     {"delete"},
-	"assign":     {"update"},
-	"close":      {"update"},
+	"pod":       {"kubernetes", "resource"},
+	"container": {"docker"},
+	"assign":    {"update"},
 }
 
 // synonymTable maps each stem to the stems of its synonyms, built once.
