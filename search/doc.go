@@ -43,7 +43,8 @@
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a
 //     word of the name, a substring of the name, the searchHint, the
-//     description; MCP tools before builtins within a tier.
+//     description, an argument's name or description; MCP tools before
+//     builtins within a tier.
 //   - Ties are broken by meaning before the name: MCP before builtin, the
 //     tool that cannot destroy anything, the tool with less of its name
 //     left unmatched; then the name.

@@ -21,8 +21,9 @@ import (
 //
 // For a single keyword the contract's tiers decide first (SRCH-5): a word
 // of the name (the server's words count), a substring of the name, the
-// searchHint, the description, then a synonym, prefix or near spelling;
-// MCP tools before builtins within a tier.
+// searchHint, the description, an argument (the input schema), then a
+// synonym, prefix or near spelling; MCP tools before builtins within a
+// tier.
 //
 // The weights were chosen by measurement on the development half of the
 // evaluation set (testdata/search/eval/dev.json); the README lists what
