@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -142,12 +144,12 @@ func serveHTTP(t *testing.T, dir string, args ...string) string {
 func TestServeHTTPTwoClientsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	url := serveHTTP(t, dir, "--demo", "--yes", "--settings", write(t, dir, "settings.json", "{}"))
-	a, err := client.NewStreamableHttpClient(url)
+	a, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	b, err := client.NewStreamableHttpClient(url)
+	b, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -86,13 +88,15 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 // ServeStdio serves one client over in and out until in ends or ctx is
 // cancelled.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	return server.NewStdioServer(s.mcp).Listen(ctx, in, out)
+	std := server.NewStdioServer(s.mcp)
+	std.SetErrorLogger(log.New(io.Discard, "", 0)) // library code does not print
+	return std.Listen(ctx, in, out)
 }
 
 // Handler serves streamable HTTP; each client's MCP session is its own
 // conversation.
 func (s *Server) Handler() http.Handler {
-	return server.NewStreamableHTTPServer(s.mcp)
+	return server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
 }
 
 // Refresh declares tools[] again as the host assembles it now; connected
@@ -178,8 +182,7 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	run, stop, messages := detach(ctx)
-	defer stop()
+	run, messages := collect(ctx)
 	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
@@ -217,8 +220,7 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		if err != nil || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		call, stop, messages := detach(ctx)
-		defer stop()
+		call, messages := collect(ctx)
 		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
 		res := toResult(out)
 		if err != nil {
@@ -229,33 +231,25 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 	}
 }
 
-// detach returns a context cancelled with ctx but carrying none of its
-// values: the host's own calls must not pass on this request's transport
-// data (mcp-go reads the caller's HTTP headers from the context, and an
-// in-process server would check them against its own call). The context
-// collects the messages PostToolUse hooks add to the conversation (HOOK-3);
-// an MCP result has no place for isMeta messages, so messages returns them
-// as text blocks to follow the result.
-func detach(ctx context.Context) (run context.Context, stop func(), messages func() []mcp.Content) {
+// collect returns a context of ctx that collects the messages PostToolUse
+// hooks add to the conversation (HOOK-3); an MCP result has no place for
+// isMeta messages, so messages returns them as text blocks to follow the
+// result. (The host keeps this request's transport values away from
+// in-process servers itself.)
+func collect(ctx context.Context) (run context.Context, messages func() []mcp.Content) {
 	var mu sync.Mutex
 	var texts []mcp.Content
-	run, cancel := context.WithCancel(context.Background())
-	run = host.WithMessages(run, func(text string) {
+	run = host.WithMessages(ctx, func(text string) {
 		mu.Lock()
 		texts = append(texts, mcp.NewTextContent(text))
 		mu.Unlock()
 	})
-	unhook := context.AfterFunc(ctx, cancel)
-	stop = func() {
-		unhook()
-		cancel()
-	}
 	messages = func() []mcp.Content {
 		mu.Lock()
 		defer mu.Unlock()
 		return texts
 	}
-	return run, stop, messages
+	return run, messages
 }
 
 // toResult is a tool's output as an MCP tool result.

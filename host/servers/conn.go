@@ -128,7 +128,7 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 	var p *process
 	switch cfg.Transport() {
 	case inProcess:
-		tr = transport.NewInProcessTransport(c.srv)
+		tr = inProcessTransport{transport.NewInProcessTransport(c.srv)}
 	case "stdio":
 		p, tr, err = startProcess(cfg, c.m.opts.Cwd, func(err error) { c.lost(gen, err) })
 	case "http", "streamable-http":
@@ -177,6 +177,29 @@ type sseCancels struct {
 // SetConnectionLostHandler passes the handler on, so that a lost stream
 // marks the server disconnected.
 func (s sseCancels) SetConnectionLostHandler(h func(error)) { s.sse.SetConnectionLostHandler(h) }
+
+// inProcessTransport hands an in-process server contexts that carry none
+// of the caller's values, only its cancellation: mcp-go reads a request's
+// transport data from the context (the HTTP headers of a request the host
+// is serving, its session), and an in-process server would take them for
+// its own and refuse the call ("header mismatch").
+type inProcessTransport struct {
+	*transport.InProcessTransport
+}
+
+func (t inProcessTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return t.InProcessTransport.SendRequest(valueless{ctx}, req)
+}
+
+func (t inProcessTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	return t.InProcessTransport.SendNotification(valueless{ctx}, n)
+}
+
+// valueless is a context with the deadline and cancellation of the one it
+// wraps and none of its values.
+type valueless struct{ context.Context }
+
+func (valueless) Value(any) any { return nil }
 
 // cause prefers the reason a context ended over the error it caused.
 func cause(ctx context.Context, err error) error {
