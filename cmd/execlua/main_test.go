@@ -289,10 +289,8 @@ func TestRunServerThatDoesNotStart(t *testing.T) {
 		"broken": {"command": "sh", "args": ["-c", "echo no API token set >&2; exit 3"]},
 		"gone": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`)
 	r := runCLI(t, dir, `return tools.mcp__demo__echo{ up = true }`, "run", "--demo", "--yes", "--mcp-config", cfg, "-").want(t, exitOK)
-	// The tail of the server's stderr is printed under the warning when the
-	// host has it; whether it has read it by the time the handshake fails
-	// is the host's race, so only the warnings are checked.
-	for _, want := range []string{"warning: mcp: server broken", "warning: mcp: server gone"} {
+	// The tail of the server's stderr is printed under its warning.
+	for _, want := range []string{"warning: mcp: server broken", "    no API token set\n", "warning: mcp: server gone"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -424,3 +424,21 @@ func TestInProcessSeesNoCallerValues(t *testing.T) {
 		t.Errorf("peek: %+v, %v", out, err)
 	}
 }
+
+// TestReportWaitsForStderr: a server whose stdout closes before it exits
+// (the host finds it gone while reading its tools again) is reported with
+// the stderr it writes on its way out.
+func TestReportWaitsForStderr(t *testing.T) {
+	rec := newRecorder()
+	m, _ := connect(t, transports[1], rec)
+	if out, err := m.Call(context.Background(), "fx", "hang_up", nil); err != nil || out.Text[0] != "hanging up" {
+		t.Fatalf("hang_up: %+v, %v", out, err)
+	}
+	r := <-rec.reports
+	for r.Tool != "" { // the tool left out at the start
+		r = <-rec.reports
+	}
+	if !strings.Contains(r.Stderr, "fixture: hung up") {
+		t.Errorf("report: %v", r)
+	}
+}
