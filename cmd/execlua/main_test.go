@@ -634,3 +634,26 @@ func TestRunShowsHookMessages(t *testing.T) {
 		t.Errorf("stdout = %q\nstderr = %q", r.stdout, r.stderr)
 	}
 }
+
+// --isolation process runs the script in a worker process, this binary
+// started again as one: a script with a nested call gives its result, and
+// a runaway loop ends with the budget's result (BUD-1) and the worker
+// killed, not the command.
+func TestRunIsolationProcess(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__demo__echo{ a = 1 }`, "run", "--demo", "--yes", "--isolation", "process", "-").want(t, exitOK)
+	if r.stdout != `{"a":1}`+"\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	r = runCLI(t, "", `tools.mcp__demo__echo{} while true do end`, "run", "--demo", "--yes", "--json", "--isolation", "process", "--budget", "200ms", "-").want(t, exitFailed)
+	var out runOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("stdout = %q: %v", r.stdout, err)
+	}
+	if out.OK || !strings.Contains(out.Text, "ran over its execution budget (200ms") || !slices.Equal(out.Calls, []string{"mcp__demo__echo"}) {
+		t.Errorf("runaway loop: %+v", out)
+	}
+	r = runCLI(t, "", `return 1`, "run", "--isolation", "elsewhere", "-").want(t, exitUsage)
+	if !strings.Contains(r.stderr, `unknown isolation "elsewhere"`) || !strings.Contains(r.stderr, "hint: give --isolation inprocess or --isolation process") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}

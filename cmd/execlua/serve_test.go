@@ -200,3 +200,20 @@ func TestServeUsage(t *testing.T) {
 	}
 	runCLI(t, "", "", "serve", "extra").want(t, exitUsage)
 }
+
+// serve --isolation process runs each Exec in a worker process, whose
+// nested calls come back through serve's funnel.
+func TestServeIsolationProcess(t *testing.T) {
+	dir := t.TempDir()
+	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--demo", "--yes", "--isolation", "process",
+		"--settings", write(t, dir, "settings.json", "{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	text, progress := callExec(t, c, `return tools.mcp__demo__echo{ n = 7 }.n`, 1)
+	if text != "7" || progress[0] != "1 tool call\nmcp__demo__echo" {
+		t.Errorf("Exec = %q, progress %q", text, progress)
+	}
+}
