@@ -39,6 +39,9 @@ type Server struct {
 	mu       sync.Mutex
 	convs    map[string]*conversation
 	declared []execlua.ToolDeclaration
+
+	// progress counts the progress notifications of HTTP sessions.
+	progress tallies
 }
 
 // conversation is one MCP session's Exec state.
@@ -64,12 +67,13 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}}
+	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}, progress: tallies{m: map[string]*tally{}}}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		s.mu.Lock()
 		delete(s.convs, cs.SessionID())
 		s.mu.Unlock()
+		s.progress.drop(cs.SessionID())
 	})
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { s.sync() })
 	serverOpts := []server.ServerOption{server.WithHooks(hooks), server.WithToolCapabilities(true), server.WithRecovery()}
@@ -96,7 +100,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 // Handler serves streamable HTTP; each client's MCP session is its own
 // conversation.
 func (s *Server) Handler() http.Handler {
-	return server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
+	return s.progress.counting(server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler))))
 }
 
 // Refresh declares tools[] again as the host assembles it now; connected
@@ -183,7 +187,9 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	conv.mu.Unlock()
 
 	run, messages := collect(ctx)
-	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
+	report, delivered := progress(ctx, req)
+	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: report})
+	delivered()
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
@@ -192,24 +198,41 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 }
 
 // progress sends the live summary as progress notifications when the
-// client asked for them with a progress token; nil otherwise.
-func progress(ctx context.Context, req mcp.CallToolRequest) func(string) {
+// client asked for them with a progress token (report is nil otherwise);
+// delivered waits until those sent over HTTP have been written to the
+// client (see tally).
+func progress(ctx context.Context, req mcp.CallToolRequest) (report func(string), delivered func()) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return nil
+		return nil, func() {}
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
-	n := 0
-	return func(summary string) {
+	var t *tally
+	if ts, ok := ctx.Value(countedKey{}).(*tallies); ok {
+		if cs := server.ClientSessionFromContext(ctx); cs != nil {
+			t = ts.get(cs.SessionID())
+		}
+	}
+	n, sent := 0, 0
+	report = func(summary string) {
 		n++
 		// A blocked channel drops the notification: the summary is a
 		// courtesy, and the script must not wait for the client.
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+		err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 			"progressToken": token,
 			"progress":      n,
 			"message":       summary,
 		})
+		if err == nil && t != nil {
+			sent = t.queued()
+		}
 	}
+	delivered = func() {
+		if t != nil && sent > 0 {
+			t.await(ctx, sent)
+		}
+	}
+	return report, delivered
 }
 
 // flat performs a direct call of a non-deferred tool through the host's
