@@ -90,6 +90,10 @@ func (c *conn) start(ctx context.Context) {
 		c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
 		c.mu.Unlock()
 		closeClient(cl, p) // the process has exited: its stderr is complete
+		if why := p.exitStatus(0); why != nil {
+			// "transport closed" says less than how the server ended.
+			err = fmt.Errorf("%w (%v)", err, why)
+		}
 		c.m.report(Report{Server: c.name, Err: err, Stderr: p.stderrTail()})
 		return
 	}

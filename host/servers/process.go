@@ -137,9 +137,16 @@ func (p *process) exitStatus(d time.Duration) error {
 		return nil
 	}
 	select {
+	case <-p.exited: // first, so that d = 0 reads an exit already there
+		return exitError(p.err)
+	default:
+	}
+	wait := time.NewTimer(d)
+	defer wait.Stop()
+	select {
 	case <-p.exited:
 		return exitError(p.err)
-	case <-time.After(d):
+	case <-wait.C:
 		return nil
 	}
 }

@@ -209,7 +209,7 @@ func TestNeverStarts(t *testing.T) {
 			reports[r.Server] = r
 		}
 	}
-	if r := reports["never"]; !strings.Contains(r.Stderr, "refusing to start") {
+	if r := reports["never"]; !strings.Contains(r.Stderr, "refusing to start") || !strings.Contains(r.Err.Error(), "exit status 1") {
 		t.Errorf("never: %+v, want its stderr", r)
 	}
 	if r := reports["silent"]; !strings.Contains(r.Err.Error(), "did not answer within 2s") {
