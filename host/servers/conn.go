@@ -205,6 +205,10 @@ type valueless struct{ context.Context }
 
 func (valueless) Value(any) any { return nil }
 
+// AfterFunc lets contexts derived from v follow its cancellation without a
+// goroutine each (context's propagation looks for this method).
+func (v valueless) AfterFunc(f func()) func() bool { return context.AfterFunc(v.Context, f) }
+
 // cause prefers the reason a context ended over the error it caused.
 func cause(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
