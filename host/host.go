@@ -61,6 +61,9 @@ type Options struct {
 	HookTimeout time.Duration
 	// NoWatch turns off reloading settings files when they change.
 	NoWatch bool
+	// Session is what NewSession(nil) gives every session (Isolation,
+	// Limits, ...); nil for execlua's defaults.
+	Session *execlua.Options
 
 	// OnChange is called after the tools or the settings changed (the
 	// sessions are already updated).
@@ -293,10 +296,13 @@ func (h *Host) rebuild(s *settings.Settings) {
 
 // NewSession returns an execlua Session whose nested calls go through this
 // host's funnel and whose registry and settings follow the host's. opts
-// gives the rest (Guidance, Limits, ...); its Tools and Settings are
-// replaced.
+// gives the rest (Guidance, Limits, ...), nil Options.Session; its Tools
+// and Settings are replaced.
 func (h *Host) NewSession(opts *execlua.Options) (*execlua.Session, error) {
 	var o execlua.Options
+	if opts == nil {
+		opts = h.opts.Session
+	}
 	if opts != nil {
 		o = *opts
 	}

@@ -55,13 +55,19 @@ type hostSetup struct {
 type env struct {
 	host    *host.Host
 	session *execlua.Session
+	// workers run the scripts under --isolation process; nil otherwise.
+	workers *execlua.WorkerPool
 }
+
+// isolationFlag is --isolation, for the commands that run scripts.
+var isolationFlag = &cli.StringFlag{Name: "isolation", Value: string(execlua.InProcess),
+	Usage: "where scripts run: inprocess, or process (a worker process per run, with its own memory cap, killed past its budget)"}
 
 // openHost starts the host the common flags describe: settings layers,
 // MCP servers (connected before it returns), and one session. A settings
 // file that does not parse is a configuration error; servers that failed
 // are reported on stderr and left out.
-func openHost(c *cli.Context, setup hostSetup) (*env, error) {
+func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 	for _, flag := range []string{"settings", "mcp-config", "managed-settings"} {
 		if path := c.String(flag); path != "" {
 			if _, err := os.Stat(path); err != nil {
@@ -73,12 +79,19 @@ func openHost(c *cli.Context, setup hostSetup) (*env, error) {
 	if err != nil {
 		return nil, usageErr("run execlua from a directory that exists", "%v", err)
 	}
+	session := &execlua.Options{}
+	if name := c.String("isolation"); name != "" {
+		if session.Isolation, err = execlua.ParseIsolation(name); err != nil {
+			return nil, usageErr("give --isolation inprocess or --isolation process", "%v", err)
+		}
+	}
 	opts := &host.Options{
 		Settings:  settingsPaths(c, cwd),
 		MCPConfig: c.String("mcp-config"),
 		Prompter:  setup.prompter,
 		Cwd:       cwd,
 		NoWatch:   c.Command.Name != "serve",
+		Session:   session,
 		OnChange:  setup.onChange,
 		// A hook's message for the model (HOOK-3) has no conversation to
 		// join here; the person at the terminal reads it.
@@ -105,6 +118,18 @@ func openHost(c *cli.Context, setup hostSetup) (*env, error) {
 			return host.Executor(ex)
 		}
 	}
+	var workers *execlua.WorkerPool
+	if session.Isolation == execlua.Process {
+		// The CLI's own pool, closed with the host: the shared default
+		// pool would leave its idle workers to the process's exit.
+		workers = execlua.NewWorkerPool(nil)
+		session.Workers = workers
+		defer func() {
+			if err != nil {
+				workers.Close()
+			}
+		}()
+	}
 	h, err := host.New(c.Context, opts)
 	if err != nil {
 		return nil, usageErr("check the settings and the MCP configuration", "%v", err)
@@ -125,7 +150,7 @@ func openHost(c *cli.Context, setup hostSetup) (*env, error) {
 		h.Close()
 		return nil, usageErr("check the settings' enableExec and nonDeferredTools", "%v", err)
 	}
-	return &env{host: h, session: s}, nil
+	return &env{host: h, session: s, workers: workers}, nil
 }
 
 // settingsPaths are the layers to read: --settings in place of the user
@@ -172,7 +197,12 @@ func (e *env) execAvailable() error {
 // tools are every tool the host has: builtins and connected MCP tools.
 func (e *env) tools() []execlua.Tool { return e.host.Tools() }
 
-func (e *env) close() { e.host.Close() }
+func (e *env) close() {
+	e.host.Close()
+	if e.workers != nil {
+		e.workers.Close()
+	}
+}
 
 // standIns are in-process servers that list the recorded tools, so that a
 // replay builds the same pool with no real server running; the configured

@@ -10,9 +10,18 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/execlua/execlua"
 )
 
-func main() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	// Under --isolation process, this binary is also the worker that runs
+	// a script: it is started again as one, and serves that run only.
+	if execlua.IsWorker() {
+		os.Exit(execlua.ServeWorker())
+	}
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
 
 // Exit statuses.
 const (

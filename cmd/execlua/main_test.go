@@ -289,10 +289,8 @@ func TestRunServerThatDoesNotStart(t *testing.T) {
 		"broken": {"command": "sh", "args": ["-c", "echo no API token set >&2; exit 3"]},
 		"gone": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`)
 	r := runCLI(t, dir, `return tools.mcp__demo__echo{ up = true }`, "run", "--demo", "--yes", "--mcp-config", cfg, "-").want(t, exitOK)
-	// The tail of the server's stderr is printed under the warning when the
-	// host has it; whether it has read it by the time the handshake fails
-	// is the host's race, so only the warnings are checked.
-	for _, want := range []string{"warning: mcp: server broken", "warning: mcp: server gone"} {
+	// The tail of the server's stderr is printed under its warning.
+	for _, want := range []string{"warning: mcp: server broken", "    no API token set\n", "warning: mcp: server gone"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
@@ -634,5 +632,28 @@ func TestRunShowsHookMessages(t *testing.T) {
 	r := runCLI(t, dir, `tools.mcp__demo__echo{} return "went on"`, "run", "--demo", "--yes", "--settings", settings, "-").want(t, exitOK)
 	if r.stdout != "went on\n" || !strings.Contains(r.stderr, "hook message: PostToolUse:mcp__demo__echo hook blocking error") || !strings.Contains(r.stderr, "looked at it") {
 		t.Errorf("stdout = %q\nstderr = %q", r.stdout, r.stderr)
+	}
+}
+
+// --isolation process runs the script in a worker process, this binary
+// started again as one: a script with a nested call gives its result, and
+// a runaway loop ends with the budget's result (BUD-1) and the worker
+// killed, not the command.
+func TestRunIsolationProcess(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__demo__echo{ a = 1 }`, "run", "--demo", "--yes", "--isolation", "process", "-").want(t, exitOK)
+	if r.stdout != `{"a":1}`+"\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	r = runCLI(t, "", `tools.mcp__demo__echo{} while true do end`, "run", "--demo", "--yes", "--json", "--isolation", "process", "--budget", "200ms", "-").want(t, exitFailed)
+	var out runOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("stdout = %q: %v", r.stdout, err)
+	}
+	if out.OK || !strings.Contains(out.Text, "ran over its execution budget (200ms") || !slices.Equal(out.Calls, []string{"mcp__demo__echo"}) {
+		t.Errorf("runaway loop: %+v", out)
+	}
+	r = runCLI(t, "", `return 1`, "run", "--isolation", "elsewhere", "-").want(t, exitUsage)
+	if !strings.Contains(r.stderr, `unknown isolation "elsewhere"`) || !strings.Contains(r.stderr, "hint: give --isolation inprocess or --isolation process") {
+		t.Errorf("stderr = %q", r.stderr)
 	}
 }

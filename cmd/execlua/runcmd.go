@@ -38,6 +38,7 @@ Example:
 			&cli.BoolFlag{Name: "dry-run", Usage: "perform only read-only calls; answer the others without performing them and list them"},
 			&cli.StringFlag{Name: "record", Usage: "write every call and its output to `FILE`", TakesFile: true},
 			&cli.StringFlag{Name: "replay", Usage: "answer calls from a --record `FILE`, with no server running", TakesFile: true},
+			isolationFlag,
 		),
 		Action: runAction,
 	}

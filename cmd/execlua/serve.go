@@ -30,6 +30,7 @@ Example:
 		Flags: withCommon(
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port) instead of stdio"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers"},
+			isolationFlag,
 		),
 		Action: serveAction,
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -142,12 +144,12 @@ func serveHTTP(t *testing.T, dir string, args ...string) string {
 func TestServeHTTPTwoClientsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	url := serveHTTP(t, dir, "--demo", "--yes", "--settings", write(t, dir, "settings.json", "{}"))
-	a, err := client.NewStreamableHttpClient(url)
+	a, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	b, err := client.NewStreamableHttpClient(url)
+	b, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,4 +199,21 @@ func TestServeUsage(t *testing.T) {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 	runCLI(t, "", "", "serve", "extra").want(t, exitUsage)
+}
+
+// serve --isolation process runs each Exec in a worker process, whose
+// nested calls come back through serve's funnel.
+func TestServeIsolationProcess(t *testing.T) {
+	dir := t.TempDir()
+	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--demo", "--yes", "--isolation", "process",
+		"--settings", write(t, dir, "settings.json", "{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	text, progress := callExec(t, c, `return tools.mcp__demo__echo{ n = 7 }.n`, 1)
+	if text != "7" || progress[0] != "1 tool call\nmcp__demo__echo" {
+		t.Errorf("Exec = %q, progress %q", text, progress)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -37,6 +39,9 @@ type Server struct {
 	mu       sync.Mutex
 	convs    map[string]*conversation
 	declared []execlua.ToolDeclaration
+
+	// progress counts the progress notifications of HTTP sessions.
+	progress tallies
 }
 
 // conversation is one MCP session's Exec state.
@@ -62,12 +67,13 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}}
+	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}, progress: tallies{m: map[string]*tally{}}}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		s.mu.Lock()
 		delete(s.convs, cs.SessionID())
 		s.mu.Unlock()
+		s.progress.drop(cs.SessionID())
 	})
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { s.sync() })
 	serverOpts := []server.ServerOption{server.WithHooks(hooks), server.WithToolCapabilities(true), server.WithRecovery()}
@@ -86,13 +92,15 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 // ServeStdio serves one client over in and out until in ends or ctx is
 // cancelled.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	return server.NewStdioServer(s.mcp).Listen(ctx, in, out)
+	std := server.NewStdioServer(s.mcp)
+	std.SetErrorLogger(log.New(io.Discard, "", 0)) // library code does not print
+	return std.Listen(ctx, in, out)
 }
 
 // Handler serves streamable HTTP; each client's MCP session is its own
 // conversation.
 func (s *Server) Handler() http.Handler {
-	return server.NewStreamableHTTPServer(s.mcp)
+	return s.progress.counting(server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler))))
 }
 
 // Refresh declares tools[] again as the host assembles it now; connected
@@ -178,9 +186,10 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	run, stop, messages := detach(ctx)
-	defer stop()
-	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: progress(ctx, req)})
+	run, messages := collect(ctx)
+	report, delivered := progress(ctx, req)
+	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: report})
+	delivered()
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
@@ -189,24 +198,41 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 }
 
 // progress sends the live summary as progress notifications when the
-// client asked for them with a progress token; nil otherwise.
-func progress(ctx context.Context, req mcp.CallToolRequest) func(string) {
+// client asked for them with a progress token (report is nil otherwise);
+// delivered waits until those sent over HTTP have been written to the
+// client (see tally).
+func progress(ctx context.Context, req mcp.CallToolRequest) (report func(string), delivered func()) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return nil
+		return nil, func() {}
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
-	n := 0
-	return func(summary string) {
+	var t *tally
+	if ts, ok := ctx.Value(countedKey{}).(*tallies); ok {
+		if cs := server.ClientSessionFromContext(ctx); cs != nil {
+			t = ts.get(cs.SessionID())
+		}
+	}
+	n, sent := 0, 0
+	report = func(summary string) {
 		n++
 		// A blocked channel drops the notification: the summary is a
 		// courtesy, and the script must not wait for the client.
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+		err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 			"progressToken": token,
 			"progress":      n,
 			"message":       summary,
 		})
+		if err == nil && t != nil {
+			sent = t.queued()
+		}
 	}
+	delivered = func() {
+		if t != nil && sent > 0 {
+			t.await(ctx, sent)
+		}
+	}
+	return report, delivered
 }
 
 // flat performs a direct call of a non-deferred tool through the host's
@@ -217,8 +243,7 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		if err != nil || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		call, stop, messages := detach(ctx)
-		defer stop()
+		call, messages := collect(ctx)
 		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
 		res := toResult(out)
 		if err != nil {
@@ -229,33 +254,25 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 	}
 }
 
-// detach returns a context cancelled with ctx but carrying none of its
-// values: the host's own calls must not pass on this request's transport
-// data (mcp-go reads the caller's HTTP headers from the context, and an
-// in-process server would check them against its own call). The context
-// collects the messages PostToolUse hooks add to the conversation (HOOK-3);
-// an MCP result has no place for isMeta messages, so messages returns them
-// as text blocks to follow the result.
-func detach(ctx context.Context) (run context.Context, stop func(), messages func() []mcp.Content) {
+// collect returns a context of ctx that collects the messages PostToolUse
+// hooks add to the conversation (HOOK-3); an MCP result has no place for
+// isMeta messages, so messages returns them as text blocks to follow the
+// result. (The host keeps this request's transport values away from
+// in-process servers itself.)
+func collect(ctx context.Context) (run context.Context, messages func() []mcp.Content) {
 	var mu sync.Mutex
 	var texts []mcp.Content
-	run, cancel := context.WithCancel(context.Background())
-	run = host.WithMessages(run, func(text string) {
+	run = host.WithMessages(ctx, func(text string) {
 		mu.Lock()
 		texts = append(texts, mcp.NewTextContent(text))
 		mu.Unlock()
 	})
-	unhook := context.AfterFunc(ctx, cancel)
-	stop = func() {
-		unhook()
-		cancel()
-	}
 	messages = func() []mcp.Content {
 		mu.Lock()
 		defer mu.Unlock()
 		return texts
 	}
-	return run, stop, messages
+	return run, messages
 }
 
 // toResult is a tool's output as an MCP tool result.

@@ -3,6 +3,7 @@ package serve_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -98,7 +99,7 @@ func connect(t testing.TB, url string) (*client.Client, string) {
 
 func connectVersion(t testing.TB, url, version string) (*client.Client, string) {
 	t.Helper()
-	var opts []transport.StreamableHTTPCOption
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler))}
 	if version != mcp.LATEST_PROTOCOL_VERSION {
 		// The listening stream carries list_changed to a client with a
 		// session; a sessionless client has none to keep.
@@ -360,5 +361,28 @@ func TestHookMessagesFollowTheResult(t *testing.T) {
 	}
 	if got := texts(res); len(got) != 2 || got[0] != "hello you" || !strings.Contains(got[1], "PostToolUse:mcp__pinned__hello") {
 		t.Errorf("flat call = %q, want the result, then the hook's message", got)
+	}
+}
+
+// A request carries its HTTP headers in its context; the host's calls of
+// in-process servers made while serving it (nested in Exec, and flat) must
+// not present them as their own. A client of the stateless protocol sends
+// the headers that in-process servers would check.
+func TestInProcessCallsWhileServingHTTP(t *testing.T) {
+	url, _, _ := fleet(t)
+	c, _ := connectVersion(t, url, mcp.LATEST_PROTOCOL_VERSION)
+	res := execCall(t, c, `return tools.mcp__demo__echo{ a = 1 }.a`, false)
+	if got := texts(res); res.IsError || len(got) != 1 || got[0] != "1" {
+		t.Errorf("Exec calling an in-process server = %q (error %v)", got, res.IsError)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "mcp__pinned__hello"
+	req.Params.Arguments = map[string]any{"name": "x"}
+	flat, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(flat); flat.IsError || len(got) != 1 || got[0] != "hello x" {
+		t.Errorf("flat call of an in-process tool = %q (error %v)", got, flat.IsError)
 	}
 }

@@ -90,6 +90,10 @@ func (c *conn) start(ctx context.Context) {
 		c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
 		c.mu.Unlock()
 		closeClient(cl, p) // the process has exited: its stderr is complete
+		if why := p.exitStatus(0); why != nil {
+			// "transport closed" says less than how the server ended.
+			err = fmt.Errorf("%w (%v)", err, why)
+		}
 		c.m.report(Report{Server: c.name, Err: err, Stderr: p.stderrTail()})
 		return
 	}
@@ -128,7 +132,7 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 	var p *process
 	switch cfg.Transport() {
 	case inProcess:
-		tr = transport.NewInProcessTransport(c.srv)
+		tr = inProcessTransport{transport.NewInProcessTransport(c.srv)}
 	case "stdio":
 		p, tr, err = startProcess(cfg, c.m.opts.Cwd, func(err error) { c.lost(gen, err) })
 	case "http", "streamable-http":
@@ -177,6 +181,33 @@ type sseCancels struct {
 // SetConnectionLostHandler passes the handler on, so that a lost stream
 // marks the server disconnected.
 func (s sseCancels) SetConnectionLostHandler(h func(error)) { s.sse.SetConnectionLostHandler(h) }
+
+// inProcessTransport hands an in-process server contexts that carry none
+// of the caller's values, only its cancellation: mcp-go reads a request's
+// transport data from the context (the HTTP headers of a request the host
+// is serving, its session), and an in-process server would take them for
+// its own and refuse the call ("header mismatch").
+type inProcessTransport struct {
+	*transport.InProcessTransport
+}
+
+func (t inProcessTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return t.InProcessTransport.SendRequest(valueless{ctx}, req)
+}
+
+func (t inProcessTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	return t.InProcessTransport.SendNotification(valueless{ctx}, n)
+}
+
+// valueless is a context with the deadline and cancellation of the one it
+// wraps and none of its values.
+type valueless struct{ context.Context }
+
+func (valueless) Value(any) any { return nil }
+
+// AfterFunc lets contexts derived from v follow its cancellation without a
+// goroutine each (context's propagation looks for this method).
+func (v valueless) AfterFunc(f func()) func() bool { return context.AfterFunc(v.Context, f) }
 
 // cause prefers the reason a context ended over the error it caused.
 func cause(ctx context.Context, err error) error {

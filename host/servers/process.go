@@ -90,23 +90,27 @@ func exitError(err error) error {
 	return fmt.Errorf("the server process ended: %w", err)
 }
 
-// stderrSettle bounds the wait for the stderr of an exited process to be
-// read to its end.
-const stderrSettle = 500 * time.Millisecond
+// stderrSettle bounds the wait for a server's stderr to be complete: for
+// the process to exit (a server may close its stdout first) and for what
+// it wrote to be read to the end (its children may hold stderr open).
+const stderrSettle = time.Second
 
-// stderrTail returns the last lines the process wrote to stderr, all of
-// them once it has exited; "" for no process.
+// stderrTail returns the last lines the process wrote to stderr: all of
+// them once it has exited and they are read, or what there is after
+// stderrSettle; "" for no process.
 func (p *process) stderrTail() string {
 	if p == nil {
 		return ""
 	}
+	settled := time.NewTimer(stderrSettle)
+	defer settled.Stop()
 	select {
 	case <-p.exited:
 		select {
 		case <-p.stderrDone:
-		case <-time.After(stderrSettle):
+		case <-settled.C:
 		}
-	default:
+	case <-settled.C:
 	}
 	return p.stderr.String()
 }
@@ -133,9 +137,16 @@ func (p *process) exitStatus(d time.Duration) error {
 		return nil
 	}
 	select {
+	case <-p.exited: // first, so that d = 0 reads an exit already there
+		return exitError(p.err)
+	default:
+	}
+	wait := time.NewTimer(d)
+	defer wait.Stop()
+	select {
 	case <-p.exited:
 		return exitError(p.err)
-	case <-time.After(d):
+	case <-wait.C:
 		return nil
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/execlua/execlua/host/internal/fixture"
 	"github.com/execlua/execlua/host/settings"
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -207,7 +209,7 @@ func TestNeverStarts(t *testing.T) {
 			reports[r.Server] = r
 		}
 	}
-	if r := reports["never"]; !strings.Contains(r.Stderr, "refusing to start") {
+	if r := reports["never"]; !strings.Contains(r.Stderr, "refusing to start") || !strings.Contains(r.Err.Error(), "exit status 1") {
 		t.Errorf("never: %+v, want its stderr", r)
 	}
 	if r := reports["silent"]; !strings.Contains(r.Err.Error(), "did not answer within 2s") {
@@ -397,5 +399,46 @@ func TestExitWhileIdle(t *testing.T) {
 	}
 	if st := m.Status(); st[0].State != Disconnected || len(m.Tools()) != 0 {
 		t.Errorf("status %+v, %d tools", st, len(m.Tools()))
+	}
+}
+
+// callerKey marks a caller's context in TestInProcessSeesNoCallerValues.
+type callerKey struct{}
+
+// TestInProcessSeesNoCallerValues: an in-process server's handler gets
+// the caller's cancellation but none of its values (mcp-go would take the
+// HTTP headers of a request the host is serving for the in-process call's
+// own), while the server's own values still reach it.
+func TestInProcessSeesNoCallerValues(t *testing.T) {
+	srv := server.NewMCPServer("peek", "1", server.WithToolCapabilities(true))
+	srv.AddTool(mcp.NewTool("peek"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		own := server.ServerFromContext(ctx) == srv
+		return mcp.NewToolResultText(fmt.Sprintf("caller %v, own %v", ctx.Value(callerKey{}), own)), nil
+	})
+	m := New(&Options{InProcess: map[string]*server.MCPServer{"in": srv}})
+	defer m.Close()
+	m.Connect(context.Background(), nil)
+	ctx := context.WithValue(context.Background(), callerKey{}, "outer")
+	out, err := m.Call(ctx, "in", "peek", json.RawMessage("{}"))
+	if err != nil || !slices.Equal(out.Text, []string{"caller <nil>, own true"}) {
+		t.Errorf("peek: %+v, %v", out, err)
+	}
+}
+
+// TestReportWaitsForStderr: a server whose stdout closes before it exits
+// (the host finds it gone while reading its tools again) is reported with
+// the stderr it writes on its way out.
+func TestReportWaitsForStderr(t *testing.T) {
+	rec := newRecorder()
+	m, _ := connect(t, transports[1], rec)
+	if out, err := m.Call(context.Background(), "fx", "hang_up", nil); err != nil || out.Text[0] != "hanging up" {
+		t.Fatalf("hang_up: %+v, %v", out, err)
+	}
+	r := <-rec.reports
+	for r.Tool != "" { // the tool left out at the start
+		r = <-rec.reports
+	}
+	if !strings.Contains(r.Stderr, "fixture: hung up") {
+		t.Errorf("report: %v", r)
 	}
 }

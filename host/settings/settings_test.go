@@ -309,3 +309,50 @@ func TestExpand(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 }
+
+// TestWatchMissingDirectory (FLAG-5): a settings file whose directory does
+// not exist yet (~/.claude before its first use) is no error to watch, and
+// is read once the directories and the file are created; removing the
+// directory again empties the layer, and creating it anew is seen too.
+func TestWatchMissingDirectory(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "a", ".claude")
+	p := Paths{User: filepath.Join(dir, "settings.json")}
+	changes := make(chan *Settings, 10)
+	st := Open(p, &Options{OnChange: func(s *Settings) { changes <- s }})
+	defer st.Close()
+	if err := st.Watch(); err != nil {
+		t.Fatalf("Watch with a missing directory: %v", err)
+	}
+	// until waits for a reload whose settings satisfy ok.
+	until := func(what string, ok func(*Settings) bool) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case s := <-changes:
+				if ok(s) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("%s was not read", what)
+			}
+		}
+	}
+	has := func(s *Settings) bool { return len(s.NonDeferred(User)) == 1 }
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, p.User, `{"nonDeferredTools": ["U"]}`)
+	until("the file created with its directories", has)
+
+	if err := os.RemoveAll(filepath.Join(home, "a")); err != nil {
+		t.Fatal(err)
+	}
+	until("the removal", func(s *Settings) bool { return !has(s) })
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, p.User, `{"nonDeferredTools": ["V"]}`)
+	until("the file created again", has)
+}

@@ -2,9 +2,12 @@ package settings
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -185,26 +188,26 @@ func (s *Store) rebuild() {
 
 // Watch starts reloading files when they change on disk (FLAG-5, POOL-12).
 // It watches the directories that hold the files, so a file created,
-// replaced by a rename or removed is seen too; a directory that does not
-// exist is not watched. Close stops it.
+// replaced by a rename or removed is seen too. A directory that does not
+// exist (~/.claude before its first use) is normal: the nearest of its
+// ancestors that exists is watched instead, and the watch moves down as
+// the directories on the way are created. Close stops it.
 func (s *Store) Watch() error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return err
 	}
-	byAbs := map[string]string{} // fsnotify names absolute paths
-	dirs := map[string]bool{}
+	files := map[string]string{} // fsnotify names absolute paths
 	for _, p := range s.watched() {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			continue
 		}
-		byAbs[abs] = p
-		dirs[filepath.Dir(abs)] = true
+		files[abs] = p
 	}
 	var errs []error
-	for d := range dirs {
-		errs = append(errs, w.Add(d))
+	for abs := range files {
+		errs = append(errs, arm(w, abs))
 	}
 	s.mu.Lock()
 	if s.watcher != nil {
@@ -214,31 +217,63 @@ func (s *Store) Watch() error {
 	}
 	s.watcher = w
 	s.mu.Unlock()
-	go s.watch(w, byAbs)
+	go s.watch(w, files)
 	return errors.Join(errs...)
 }
 
-func (s *Store) watch(w *fsnotify.Watcher, byAbs map[string]string) {
+// arm watches the directory of file, or the nearest of its ancestors that
+// exists.
+func arm(w *fsnotify.Watcher, file string) error {
+	dir := filepath.Dir(file)
+	for {
+		err := w.Add(dir)
+		if err == nil || !(errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
+			return err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return err
+		}
+		dir = parent
+	}
+}
+
+func (s *Store) watch(w *fsnotify.Watcher, files map[string]string) {
 	timers := map[string]*time.Timer{}
 	defer func() {
 		for _, t := range timers {
 			t.Stop()
 		}
 	}()
+	reload := func(p string) {
+		if t := timers[p]; t != nil {
+			t.Reset(s.opts.Debounce)
+		} else {
+			timers[p] = time.AfterFunc(s.opts.Debounce, func() { s.Reload(p) })
+		}
+	}
 	for {
 		select {
 		case ev, ok := <-w.Events:
 			if !ok {
 				return
 			}
-			p, ok := byAbs[ev.Name]
-			if !ok || ev.Has(fsnotify.Chmod) {
+			if ev.Has(fsnotify.Chmod) {
 				continue
 			}
-			if t := timers[p]; t != nil {
-				t.Reset(s.opts.Debounce)
-			} else {
-				timers[p] = time.AfterFunc(s.opts.Debounce, func() { s.Reload(p) })
+			if p, ok := files[ev.Name]; ok {
+				reload(p)
+				continue
+			}
+			// A directory on the way to a file appeared or went away: the
+			// watch moves to the nearest directory that exists, and the
+			// file, which may have been written before the watch moved, is
+			// read again. A failure leaves the watch where it was.
+			for abs, p := range files {
+				if strings.HasPrefix(abs, ev.Name+string(filepath.Separator)) {
+					_ = arm(w, abs)
+					reload(p)
+				}
 			}
 		case _, ok := <-w.Errors:
 			if !ok {
