@@ -234,6 +234,9 @@ func TestRunDeniesWithoutATerminal(t *testing.T) {
 	if !strings.Contains(r.stdout, "refused permission to use mcp__demo__echo") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
+	if !strings.Contains(r.stderr, "no terminal to ask whether to allow mcp__demo__echo") || !strings.Contains(r.stderr, "hint: pass --yes") {
+		t.Errorf("stderr does not say how to allow the call: %q", r.stderr)
+	}
 }
 
 // PERM-2, PERM-3: rules from --settings decide nested calls; ORCH-5: the

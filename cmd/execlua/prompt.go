@@ -23,7 +23,21 @@ func newPrompter(c *cli.Context) host.Prompter {
 	if isTerminal(c.App.Reader) && isTerminal(c.App.ErrWriter) {
 		return &terminalPrompter{in: bufio.NewReader(c.App.Reader), out: c.App.ErrWriter}
 	}
-	return fixedAnswer(host.Deny)
+	return &noTerminal{out: c.App.ErrWriter}
+}
+
+// noTerminal denies what it cannot ask about, and says once on stderr how
+// to allow such calls, so a piped script's refusal is not a riddle.
+type noTerminal struct {
+	once sync.Once
+	out  io.Writer
+}
+
+func (p *noTerminal) Ask(_ context.Context, q host.PermissionQuestion) (host.PermissionAnswer, error) {
+	p.once.Do(func() {
+		fmt.Fprintf(p.out, "execlua: no terminal to ask whether to allow %s, so it was denied\n  hint: pass --yes, or add an allow rule (\"permissions\": {\"allow\": [%q]}) to your settings\n", q.Tool.Name, q.Tool.Name)
+	})
+	return host.Deny, nil
 }
 
 // fixedAnswer gives the same answer to every question.
