@@ -217,7 +217,9 @@ func (s *State) openLibs() {
 				continue
 			}
 			if fn, ok := v.(*glua.LFunction); ok {
-				v = L.NewFunction(fn.GFunction)
+				// Guarded like ours: a Go panic in gopher-lua's own
+				// library is a crash, not an error a script could catch.
+				v = L.NewFunction(s.guard(name, fn.GFunction))
 			}
 			t.RawSetString(name, v)
 		}
@@ -541,23 +543,27 @@ func (s *State) openMath(math *glua.LTable) {
 	// The per-state generator keeps math.randomseed from reseeding the
 	// host's global one.
 	s.register(math, map[string]glua.LGFunction{
+		// C Lua's arithmetic in floats: an interval such as -2^62..2^62
+		// would overflow an int.
 		"random": func(L *glua.LState) int {
+			r := s.rng.Float64()
+			var lo, hi float64
 			switch L.GetTop() {
 			case 0:
-				L.Push(glua.LNumber(s.rng.Float64()))
+				L.Push(glua.LNumber(r))
+				return 1
 			case 1:
-				m := L.CheckInt(1)
-				if m < 1 {
-					L.ArgError(1, "interval is empty")
-				}
-				L.Push(glua.LNumber(1 + s.rng.IntN(m)))
+				lo, hi = 1, intArg(L, 1, 0)
 			default:
-				lo, hi := L.CheckInt(1), L.CheckInt(2)
-				if lo > hi {
-					L.ArgError(2, "interval is empty")
-				}
-				L.Push(glua.LNumber(lo + s.rng.IntN(hi-lo+1)))
+				lo, hi = intArg(L, 1, 0), intArg(L, 2, 0)
 			}
+			if lo > hi {
+				L.ArgError(L.GetTop(), "interval is empty")
+			}
+			if gomath.IsInf(hi-lo, 0) {
+				L.ArgError(L.GetTop(), "interval is too large")
+			}
+			L.Push(glua.LNumber(gomath.Floor(r*(hi-lo+1)) + lo))
 			return 1
 		},
 		"randomseed": func(L *glua.LState) int {
