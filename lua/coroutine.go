@@ -77,6 +77,27 @@ func (s *State) InstallPrelude(host Host) {
 			L.Push(glua.LBool(L.CheckFunction(1).IsG))
 			return 1
 		},
+		"adopt": func(L *glua.LState) int {
+			co := L.CheckThread(1)
+			if parent, ok := L.Get(2).(*glua.LState); ok {
+				s.owners[co] = parent
+			} else {
+				delete(s.owners, co)
+			}
+			return 0
+		},
+		"logical": func(L *glua.LState) int {
+			co := L.Get(1)
+			for {
+				th, ok := co.(*glua.LState)
+				if !ok || s.owners[th] == nil {
+					break
+				}
+				co = s.owners[th]
+			}
+			L.Push(co)
+			return 1
+		},
 		"status":  orig("status"),
 		"running": orig("running"),
 		"yield": func(L *glua.LState) int {

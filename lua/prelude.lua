@@ -15,25 +15,19 @@ local MARK, YIELD_ERR, prim, G = ...
 local create, resume, status, running = prim.create, prim.resume, prim.status, prim.running
 local thread, first, release = prim.thread, prim.first, prim.release
 local yield, await, submit, collect, reachable = prim.yield, prim.await, prim.submit, prim.collect, prim.reachable
-local isgo = prim.isgo
+local isgo, adopt, logical = prim.isgo, prim.adopt, prim.logical
 local select, type, error, unpack, setmetatable = G.select, G.type, G.error, G.unpack, G.setmetatable
 
 local function pack(...)
 	return { n = select("#", ...), ... }
 end
 
--- owner maps the coroutine a pcall, xpcall or parallel branch runs in to
--- the coroutine it runs on behalf of, so coroutine.running and
--- coroutine.status answer as if no coroutine had been added.
-local owner = {}
+-- adopt(co, parent) records that the coroutine a pcall, xpcall or parallel
+-- branch runs in acts on behalf of parent (adopt(co) forgets it), and
+-- logical(co) follows those links, so coroutine.running and
+-- coroutine.status answer as if no coroutine had been added. The links
+-- live in Go: a Lua table keeps every key it ever held.
 local main
-
-local function logical(co)
-	while owner[co] do
-		co = owner[co]
-	end
-	return co
-end
 
 -- finish starts f on co and drives it to its end, returning resume's
 -- results packed: tool yields go out through await, the script's own
@@ -68,9 +62,9 @@ end
 
 local function protected(f, ...)
 	local co = thread()
-	owner[co] = running()
+	adopt(co, running())
 	local r = finish(co, runnable(f), ...)
-	owner[co] = nil
+	adopt(co)
 	release(co)
 	return r
 end
@@ -184,7 +178,7 @@ local function parallel(...)
 	local me = running()
 	for i = 1, fns.n do
 		cos[i] = create(runnable(fns[i]))
-		owner[cos[i]] = me
+		adopt(cos[i], me)
 		waiting[i] = true
 	end
 	while true do
@@ -193,7 +187,8 @@ local function parallel(...)
 			if waiting[i] then
 				local r = pack(resume(cos[i]))
 				if status(cos[i]) == "dead" then
-					waiting[i], owner[cos[i]] = nil, nil
+					waiting[i] = nil
+					adopt(cos[i])
 					if r[1] then
 						results[i] = r[2]
 					elseif not failed then
@@ -205,7 +200,8 @@ local function parallel(...)
 						batch[nb] = r[j]
 					end
 				else
-					waiting[i], owner[cos[i]] = nil, nil
+					waiting[i] = nil
+					adopt(cos[i])
 					if not failed then
 						failed, first_err = true, "coroutine.yield cannot suspend a tools.parallel branch"
 					end

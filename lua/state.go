@@ -5,9 +5,11 @@ import (
 	"fmt"
 	gomath "math"
 	"math/rand/v2"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"weak"
 
 	glua "github.com/yuin/gopher-lua"
 )
@@ -70,12 +72,15 @@ type State struct {
 
 	// ids numbers tables, functions and threads for tostring, so that no
 	// Go pointer ever reaches the script.
-	ids        map[glua.LValue]int
+	ids        *addressBook
 	coroutines int
-	depth      int
-	spare      []*glua.LState
-	rng        *rand.Rand
-	crashed    bool
+	// owners links the coroutine of a pcall, xpcall or parallel branch to
+	// the coroutine it acts for (the prelude's adopt).
+	owners  map[*glua.LState]*glua.LState
+	depth   int
+	spare   []*glua.LState
+	rng     *rand.Rand
+	crashed bool
 
 	// mark is the first value of every yield that carries tool calls, so
 	// the coroutine wrappers can tell them from the script's own yields.
@@ -102,9 +107,10 @@ type State struct {
 // tools, which all take part in carrying nested calls.
 func New(opts *Options) *State {
 	s := &State{
-		opts: opts.withDefaults(),
-		ids:  map[glua.LValue]int{},
-		rng:  rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		opts:   opts.withDefaults(),
+		ids:    &addressBook{ids: map[any]int{}},
+		owners: map[*glua.LState]*glua.LState{},
+		rng:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	s.L = glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
@@ -311,14 +317,46 @@ func toStringMethod(t *glua.LTable) glua.LValue {
 	return glua.LNil
 }
 
+// addressBook numbers the values tostring names, in order of first
+// naming, without keeping them alive: it holds weak pointers, and an entry
+// goes when its value is collected (a script naming millions of
+// short-lived tables must not hold on to them).
+type addressBook struct {
+	mu   sync.Mutex // cleanups run on their own goroutine
+	ids  map[any]int
+	last int
+}
+
+func idOf[T any](b *addressBook, p *T) int {
+	w := weak.Make(p)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n, ok := b.ids[w]; ok {
+		return n
+	}
+	b.last++
+	b.ids[w] = b.last
+	runtime.AddCleanup(p, func(w weak.Pointer[T]) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.ids, w)
+	}, w)
+	return b.last
+}
+
 // id returns the per-state number standing in for v's address.
 func (s *State) id(v glua.LValue) int {
-	n, ok := s.ids[v]
-	if !ok {
-		n = len(s.ids) + 1
-		s.ids[v] = n
+	switch v := v.(type) {
+	case *glua.LTable:
+		return idOf(s.ids, v)
+	case *glua.LFunction:
+		return idOf(s.ids, v)
+	case *glua.LState:
+		return idOf(s.ids, v)
+	case *glua.LUserData:
+		return idOf(s.ids, v)
 	}
-	return n
+	return 0
 }
 
 func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {

@@ -64,9 +64,17 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 	return r.nextID, nil
 }
 
+// keptCallErrs bounds the errors refuse remembers: a script may catch
+// refusals in a loop for as long as its budget lasts.
+const keptCallErrs = 64
+
 // refuse remembers an error handed to the script, so that the error the
-// script ends with can be traced back to it (errors.Is through Lua).
+// script ends with can be traced back to it (errors.Is through Lua). Only
+// the latest ones are kept.
 func (r *run) refuse(err error) error {
+	if len(r.callErrs) == keptCallErrs {
+		r.callErrs = append(r.callErrs[:0], r.callErrs[1:]...)
+	}
 	r.callErrs = append(r.callErrs, err)
 	return err
 }

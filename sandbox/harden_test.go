@@ -207,3 +207,24 @@ func TestCancelAtAnyMoment(t *testing.T) {
 		}
 	}
 }
+
+// Class 6: long loops of honest work keep memory flat: caught errors,
+// refused calls and naming tables leave nothing behind.
+func TestNoLeaks(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"echo": echo})
+	for name, code := range map[string]string{
+		"caught errors":  `for i = 1, 30000 do pcall(error, "x") end`,
+		"refused calls":  `for i = 1, 30000 do pcall(tools.echo, {}) end`,
+		"unknown tools":  `for i = 1, 30000 do pcall(tools.mcp__x__y, {}) end`,
+		"named tables":   `for i = 1, 300000 do local _ = tostring({}) end`,
+		"parallel":       `for i = 1, 10000 do pcall(tools.parallel, function() error("x") end) end`,
+		"caught objects": `for i = 1, 30000 do pcall(error, {}) end`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := runScript(t, f, code, &Options{MaxMemory: 32 << 20, MaxCalls: 10, MaxCoroutines: 1 << 30})
+			if out.Err != nil {
+				t.Error(out.Err)
+			}
+		})
+	}
+}
