@@ -56,7 +56,11 @@ func (s *State) InstallPrelude(host Host) {
 			if s.coroutines > s.opts.MaxCoroutines {
 				L.RaiseError("too many coroutines (the limit is %d per run)", s.opts.MaxCoroutines)
 			}
-			return create(L)
+			n := create(L)
+			if th, ok := L.Get(-1).(*glua.LState); ok {
+				s.shareContext(th)
+			}
+			return n
 		},
 		"thread": s.thread,
 		"first":  s.first,
@@ -202,9 +206,22 @@ func (s *State) thread(L *glua.LState) int {
 		s.spare = s.spare[:n-1]
 		return 1
 	}
-	th, _ := L.NewThread()
+	th, cancel := L.NewThread()
+	if cancel != nil {
+		cancel()
+	}
+	s.shareContext(th)
 	L.Push(th)
 	return 1
+}
+
+// shareContext gives a new thread the state's own context in place of the
+// child gopher-lua derives for it, so that every thread's VM loop consults
+// the one context the host set (the sandbox's watches memory through it).
+func (s *State) shareContext(th *glua.LState) {
+	if ctx := s.L.Context(); ctx != nil {
+		th.SetContext(ctx)
+	}
 }
 
 // first starts f on a thread from thread, as coroutine.resume would start

@@ -116,6 +116,8 @@ type run struct {
 	budget  context.Context // cancelled when the run must stop
 	stop    context.CancelCauseFunc
 	clock   *clock
+	memory  *memoryGuard
+	main    *glua.LState // the thread running the script
 	tools   map[string]Tool
 	schemas map[string]*lua.Schema
 
@@ -169,8 +171,8 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
-	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
-	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
+	r.memory = newMemoryGuard(uint64(r.opts.MaxMemory))
+	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, r.memory)
 	defer r.clock.pause()
 	r.clock.start()
 	script, err := r.compile(req.Code)
@@ -188,7 +190,8 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	defer r.st.Close()
 	// The context goes on before any coroutine exists: gopher-lua gives
 	// each new thread a child of its creator's context.
-	r.st.L.SetContext(r.budget)
+	watched := &watchedContext{Context: r.budget, r: r}
+	r.st.L.SetContext(watched)
 	r.st.InstallPrelude(lua.Host{
 		Known:   r.known,
 		Submit:  r.submit,
@@ -197,7 +200,10 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	})
 	r.script = script
 	fn, args := r.st.Load(script)
-	th, _ := r.st.L.NewThread()
+	th, cancel := r.st.L.NewThread()
+	cancel()
+	th.SetContext(watched)
+	r.main = th
 	r.st.SetMain(th)
 	return r.outcome(r.drive(th, fn, args))
 }
