@@ -97,7 +97,10 @@ func cutRunes(s string, n int) string {
 // is for print and return values: such parts are shown as placeholders,
 // and past the characters kept the rest is only counted.
 type encoder struct {
-	L      *glua.LState
+	L *glua.LState
+	// s gives tools.null and the shapes of empty tables from JSON; nil
+	// for a state this package did not make.
+	s      *State
 	buf    *sink
 	strict bool
 	// path holds the tables being encoded, outermost first: a table met
@@ -115,7 +118,7 @@ type encoder struct {
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
-	e := &encoder{L: L, strict: true, maxBytes: maxBytes, buf: &sink{keep: math.MaxInt}}
+	e := &encoder{L: L, s: stateOf(L), strict: true, maxBytes: maxBytes, buf: &sink{keep: math.MaxInt}}
 	var root any
 	if schema != nil {
 		root = schema.root
@@ -186,7 +189,7 @@ func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars
 }
 
 func (s *State) lenient(keep int) *encoder {
-	return &encoder{L: s.L, maxBytes: math.MaxInt, buf: &sink{keep: max(keep, 0)}}
+	return &encoder{L: s.L, s: s, maxBytes: math.MaxInt, buf: &sink{keep: max(keep, 0)}}
 }
 
 // stopped is the cause of the run's stop, or nil while it may go on.
@@ -244,6 +247,15 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node any, path string, d
 	return nil
 }
 
+// emptyShape is whether an empty table came from a JSON [] or {}, when it
+// came from JSON.
+func (e *encoder) emptyShape(t *glua.LTable) (array, known bool) {
+	if e.s == nil {
+		return false, false
+	}
+	return weakGet(e.s.empty, t, nil)
+}
+
 // plainASCII reports whether s is printable ASCII needing no JSON escape.
 func plainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -293,6 +305,10 @@ func (e *encoder) number(f float64, path string) error {
 }
 
 func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, depth int) error {
+	if e.s != nil && t == e.s.null {
+		e.buf.WriteString("null")
+		return nil
+	}
 	if e.strict && t.Metatable != glua.LNil {
 		return e.fail(path, "has a metatable; %s", ErrNotData)
 	}
@@ -318,6 +334,10 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node any, path string, d
 		return err
 	}
 	if len(keys) == 0 {
+		if array, known := e.emptyShape(t); known {
+			e.buf.WriteString(map[bool]string{true: "[]", false: "{}"}[array])
+			return nil
+		}
 		if schema.wantsArray(node) {
 			e.buf.WriteString("[]")
 		} else {

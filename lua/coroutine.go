@@ -157,6 +157,7 @@ func (s *State) InstallPrelude(host Host) {
 			return 1
 		},
 	})
+	prim.RawSetString("null", s.null)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	L.Push(s.mark)
 	L.Push(s.yieldErr)

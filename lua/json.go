@@ -9,12 +9,15 @@ import (
 )
 
 // FromJSON builds a fresh Lua value from JSON: objects and arrays become
-// new tables, null becomes nil (a null array element leaves a hole). It
+// new tables, null becomes nil in an object (the field is absent) and
+// tools.null in an array (so # and ipairs see every element). An empty
+// array or object is remembered as such, so that it is encoded back as it
+// came whatever a schema says (the round trip). It
 // decodes straight into Lua values, without the map[string]any that
 // encoding/json would build first: a tool's output is decoded on every
 // nested call. Nothing of Go reaches the script.
 func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
-	d := &jsonDecoder{L: L, data: raw}
+	d := &jsonDecoder{L: L, data: raw, s: stateOf(L)}
 	d.space()
 	v, err := d.value(0)
 	if err != nil {
@@ -33,6 +36,16 @@ type jsonDecoder struct {
 	L    *glua.LState
 	data []byte
 	pos  int
+	// s gives tools.null and remembers empty arrays; nil for a state this
+	// package did not make (nulls are then holes).
+	s *State
+}
+
+// shape remembers whether an empty table came from [] or {}.
+func (d *jsonDecoder) shape(t *glua.LTable, array bool) {
+	if d.s != nil {
+		weakGet(d.s.empty, t, func() bool { return array })
+	}
 }
 
 func (d *jsonDecoder) fail(want string) error {
@@ -90,7 +103,11 @@ func (d *jsonDecoder) value(depth int) (glua.LValue, error) {
 
 func (d *jsonDecoder) object(depth int) (glua.LValue, error) {
 	t := d.L.CreateTable(0, 4)
-	for more := d.open('}'); more; {
+	if !d.open('}') {
+		d.shape(t, false)
+		return t, nil
+	}
+	for more := true; more; {
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, d.fail("a field name")
 		}
@@ -119,10 +136,17 @@ func (d *jsonDecoder) object(depth int) (glua.LValue, error) {
 func (d *jsonDecoder) array(depth int) (glua.LValue, error) {
 	t := d.L.CreateTable(4, 0)
 	i := 0
-	for more := d.open(']'); more; {
+	if !d.open(']') {
+		d.shape(t, true)
+		return t, nil
+	}
+	for more := true; more; {
 		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
+		}
+		if v == glua.LNil && d.s != nil {
+			v = d.s.null
 		}
 		i++
 		t.RawSetInt(i, v)

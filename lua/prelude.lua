@@ -219,7 +219,9 @@ local function parallel(...)
 	return unpack(results, 1, fns.n)
 end
 
-local fixed = { parallel = parallel, ToolSearch = caller("ToolSearch") }
+-- tools.null stands for a JSON null inside an array, so that # and ipairs
+-- see every element and the array goes back out as it came.
+local fixed = { parallel = parallel, ToolSearch = caller("ToolSearch"), null = prim.null }
 
 G.tools = setmetatable({}, {
 	__index = function(_, name)

@@ -70,9 +70,15 @@ type State struct {
 	L    *glua.LState
 	opts Options
 
-	// ids numbers tables, functions and threads for tostring, so that no
-	// Go pointer ever reaches the script.
-	ids        *addressBook
+	// ids numbers tables, functions and threads for tostring, in order of
+	// first naming, so that no Go pointer ever reaches the script.
+	ids        *weakMap[int]
+	lastID     int
+	// null is tools.null, which a JSON null inside an array becomes;
+	// empty remembers whether an empty table decoded from JSON was an
+	// array, so that it goes back out as it came (the round trip).
+	null  *glua.LTable
+	empty *weakMap[bool]
 	coroutines int
 	// owners links the coroutine of a pcall, xpcall or parallel branch to
 	// the coroutine it acts for (the prelude's adopt).
@@ -108,7 +114,8 @@ type State struct {
 func New(opts *Options) *State {
 	s := &State{
 		opts:   opts.withDefaults(),
-		ids:    &addressBook{ids: map[any]int{}},
+		ids:    newWeakMap[int](),
+		empty:  newWeakMap[bool](),
 		owners: map[*glua.LState]*glua.LState{},
 		rng:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
@@ -122,12 +129,45 @@ func New(opts *Options) *State {
 	})
 	s.mark = s.L.NewTable()
 	s.yieldErr = s.L.NewTable()
+	s.null = s.newNull()
 	s.openLibs()
+	states.Store(s.L.G, s)
 	return s
 }
 
 // Close releases the state.
-func (s *State) Close() { s.L.Close() }
+func (s *State) Close() {
+	states.Delete(s.L.G)
+	s.L.Close()
+}
+
+// states finds the State of a gopher-lua state, for the conversions, which
+// take the gopher-lua state they build in.
+var states sync.Map // *glua.Global -> *State
+
+func stateOf(L *glua.LState) *State {
+	s, _ := states.Load(L.G)
+	st, _ := s.(*State)
+	return st
+}
+
+// newNull builds tools.null: an empty table that cannot be changed, shown
+// and encoded as null.
+func (s *State) newNull() *glua.LTable {
+	null := s.L.NewTable()
+	mt := s.L.NewTable()
+	mt.RawSetString("__metatable", glua.LString("null"))
+	mt.RawSetString("__tostring", s.L.NewFunction(func(L *glua.LState) int {
+		L.Push(glua.LString("null"))
+		return 1
+	}))
+	mt.RawSetString("__newindex", s.L.NewFunction(func(L *glua.LState) int {
+		L.RaiseError("tools.null cannot be changed")
+		return 0
+	}))
+	null.Metatable = mt
+	return null
+}
 
 // Mark is the table that starts a yield carrying tool calls.
 func (s *State) Mark() *glua.LTable { return s.mark }
@@ -317,44 +357,54 @@ func toStringMethod(t *glua.LTable) glua.LValue {
 	return glua.LNil
 }
 
-// addressBook numbers the values tostring names, in order of first
-// naming, without keeping them alive: it holds weak pointers, and an entry
-// goes when its value is collected (a script naming millions of
-// short-lived tables must not hold on to them).
-type addressBook struct {
-	mu   sync.Mutex // cleanups run on their own goroutine
-	ids  map[any]int
-	last int
+// weakMap maps values to V without keeping them alive: it holds weak
+// pointers, and an entry goes when its value is collected (a script may
+// make millions of short-lived tables).
+type weakMap[V any] struct {
+	mu sync.Mutex // cleanups run on their own goroutine
+	m  map[any]V
 }
 
-func idOf[T any](b *addressBook, p *T) int {
-	w := weak.Make(p)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if n, ok := b.ids[w]; ok {
-		return n
+func newWeakMap[V any]() *weakMap[V] { return &weakMap[V]{m: map[any]V{}} }
+
+// weakGet returns p's value; when p has none and set is not nil, it gives
+// p the value set returns.
+func weakGet[T, V any](w *weakMap[V], p *T, set func() V) (V, bool) {
+	key := weak.Make(p)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if v, ok := w.m[key]; ok || set == nil {
+		return v, ok
 	}
-	b.last++
-	b.ids[w] = b.last
-	runtime.AddCleanup(p, func(w weak.Pointer[T]) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		delete(b.ids, w)
-	}, w)
-	return b.last
+	v := set()
+	w.m[key] = v
+	runtime.AddCleanup(p, func(key weak.Pointer[T]) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		delete(w.m, key)
+	}, key)
+	return v, true
+}
+
+func idOf[T any](s *State, p *T) int {
+	n, _ := weakGet(s.ids, p, func() int {
+		s.lastID++
+		return s.lastID
+	})
+	return n
 }
 
 // id returns the per-state number standing in for v's address.
 func (s *State) id(v glua.LValue) int {
 	switch v := v.(type) {
 	case *glua.LTable:
-		return idOf(s.ids, v)
+		return idOf(s, v)
 	case *glua.LFunction:
-		return idOf(s.ids, v)
+		return idOf(s, v)
 	case *glua.LState:
-		return idOf(s.ids, v)
+		return idOf(s, v)
 	case *glua.LUserData:
-		return idOf(s.ids, v)
+		return idOf(s, v)
 	}
 	return 0
 }

@@ -93,7 +93,12 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 		schema, _ = lua.ParseSchema(schemaJSON)
 		r.schemas[name] = schema
 	}
-	return lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+	encoded, err := lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+	if err == nil && encoded[0] != '{' {
+		// A sequence, or tools.null: MCP arguments are one object.
+		return nil, fmt.Errorf("tools.%s takes one table of named arguments, not a list: call it as tools.%s{ name = value, ... }", name, name)
+	}
+	return encoded, err
 }
 
 // perform carries out the calls of one yield with the budget clock stopped

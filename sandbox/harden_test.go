@@ -301,3 +301,43 @@ func TestMemoryWalkFindsHoards(t *testing.T) {
 		})
 	}
 }
+
+// Class 8: a tool's output passed on unchanged, or returned, arrives as
+// the same JSON: empty arrays and objects keep their kind whatever the
+// schema says, null elements keep their places.
+func TestFaithfulValues(t *testing.T) {
+	const output = `{"a":[1,null,3],"e":[],"n":[null,null],"o":{},"rows":[{"id":1,"tags":[]},{"id":2,"tags":["x",null]}]}`
+	f := newFunnel(map[string]toolFunc{"src": structured(output), "sink": echo})
+	f.schemas["sink"] = `{"type":"object","properties":{"v":{"type":"object","properties":{"e":{"type":"object"},"o":{"type":"array"}}}}}`
+	mustResult(t, f, `
+		local v = tools.src{}
+		assert(#v.a == 3 and v.a[2] == tools.null and #v.n == 2)
+		local seen = 0
+		for _ in ipairs(v.a) do seen = seen + 1 end
+		assert(seen == 3)
+		assert(tostring(tools.null) == "null" and not pcall(function() tools.null.x = 1 end))
+		tools.sink{ v = v }
+		return v`, output)
+	f.mu.Lock()
+	got := string(f.calls[1].Args)
+	f.mu.Unlock()
+	if got != `{"v":`+output+`}` {
+		t.Errorf("the second tool received %s", got)
+	}
+	// A table the script builds itself follows the encoding rules.
+	mustResult(t, f, `return tools.sink{ list = { 1, tools.null, 3 }, empty = {} }`, `{"empty":{},"list":[1,null,3]}`)
+}
+
+// Class 8: the arguments are one object; a list or tools.null as the
+// whole argument list is refused with a message that says so.
+func TestArgumentsAreAnObject(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"sink": echo, "src": structured(`{"list":[1,2],"empty":[]}`)})
+	for _, code := range []string{`tools.sink({ 1, 2 })`, `tools.sink(tools.src{}.list)`, `tools.sink(tools.src{}.empty)`, `tools.sink(tools.null)`} {
+		out := runScript(t, f, code, nil)
+		if out.Err == nil || !strings.Contains(out.Err.Error(), "tools.sink takes one table of named arguments, not a list") {
+			t.Errorf("%s: err = %v", code, out.Err)
+		}
+	}
+	mustResult(t, f, `return tools.sink()`, `{}`)
+	mustResult(t, f, `return tools.sink{}`, `{}`)
+}
