@@ -72,13 +72,13 @@ type State struct {
 
 	// ids numbers tables, functions and threads for tostring, in order of
 	// first naming, so that no Go pointer ever reaches the script.
-	ids        *weakMap[int]
-	lastID     int
+	ids    *weakMap[int]
+	lastID int
 	// null is tools.null, which a JSON null inside an array becomes;
 	// empty remembers whether an empty table decoded from JSON was an
 	// array, so that it goes back out as it came (the round trip).
-	null  *glua.LTable
-	empty *weakMap[bool]
+	null       *glua.LTable
+	empty      *weakMap[bool]
 	coroutines int
 	// owners links the coroutine of a pcall, xpcall or parallel branch to
 	// the coroutine it acts for (the prelude's adopt).
