@@ -152,6 +152,15 @@ type rewriter struct {
 	nest   int
 	consts []map[string]bool
 	err    error
+	// funcs holds, for each enclosing function (the chunk first), the
+	// index in scopes where its own scopes begin and the outer locals it
+	// refers to (its upvalues).
+	funcs []funcScope
+}
+
+type funcScope struct {
+	base     int
+	upvalues map[string]bool
 }
 
 const (
@@ -161,7 +170,28 @@ const (
 	maxConstants = 10_000
 	// maxCallees bounds the names kept per line for Explain.
 	maxCallees = 8
+	// maxUpvalues is what gopher-lua's instructions can address.
+	maxUpvalues = 255
 )
+
+// local notes a use of a local name: when it belongs to an enclosing
+// function, it is an upvalue of every function in between.
+func (r *rewriter) local(line int, name string) {
+	at := -1
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if r.scopes[i][name] {
+			at = i
+			break
+		}
+	}
+	for k := len(r.funcs) - 1; k >= 0 && r.funcs[k].base > at; k-- {
+		ups := r.funcs[k].upvalues
+		ups[name] = true
+		if len(ups) > maxUpvalues && r.err == nil {
+			r.err = fmt.Errorf("%s:%d: a function refers to more than %d local variables of the functions around it; keep them in a table instead", ChunkName, line, maxUpvalues)
+		}
+	}
+}
 
 // enter steps one level deeper; it reports false once a limit is broken.
 func (r *rewriter) enter(line int) bool {
@@ -313,10 +343,12 @@ func (r *rewriter) function(f *ast.FunctionExpr) {
 	}
 	r.depth++
 	r.consts = append(r.consts, map[string]bool{})
+	r.funcs = append(r.funcs, funcScope{base: len(r.scopes), upvalues: map[string]bool{}})
 	r.push(f.ParList.Names...)
 	r.declare("self")
 	r.stmts(f.Stmts)
 	r.pop()
+	r.funcs = r.funcs[:len(r.funcs)-1]
 	r.consts = r.consts[:len(r.consts)-1]
 	r.depth--
 }
@@ -343,6 +375,8 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	case *ast.IdentExpr:
 		if r.isGlobal(e.Value) {
 			r.constant(e.Line(), 's', e.Value)
+		} else {
+			r.local(e.Line(), e.Value)
 		}
 	case *ast.AttrGetExpr:
 		e.Object = r.object(e.Object)
@@ -515,7 +549,7 @@ func (s *State) concatValues(L *glua.LState) int {
 		case glua.LString:
 			total += len(v)
 		case glua.LNumber:
-			total += 24
+			total += len(numberString(float64(v)))
 		default:
 			plain = false
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -309,14 +310,32 @@ func FuzzFromJSON(f *testing.F) {
 // Numbers show as C Lua shows them ("%.14g"), integers in full.
 func TestNumberStrings(t *testing.T) {
 	for expr, want := range map[string]string{
-		"tostring(0.1 + 0.2)":  `"0.3"`,
-		"tostring(10/3)":       `"3.3333333333333"`,
-		"tostring(2^63)":       `"9.2233720368548e+18"`,
-		"tostring(1e15)":       `"1000000000000000"`,
-		"tostring(-1/0)":       `"-inf"`,
-		"1/4 .. '|' .. 7":      `"0.25|7"`,
-		"table.concat({1/3})":  `"0.33333333333333"`,
-		`("%s"):format(1e100)`: `"1e+100"`,
+		"tostring(0.1 + 0.2)":             `"0.3"`,
+		"tostring(10/3)":                  `"3.3333333333333"`,
+		"tostring(2^63)":                  `"9.2233720368548e+18"`,
+		"tostring(1e15)":                  `"1e+15"`,
+		"tostring(1e14 - 1)":              `"99999999999999"`,
+		"tostring(-0)":                    `"-0"`,
+		"-0 .. ''":                        `"-0"`,
+		"tostring(2^53)":                  `"9.007199254741e+15"`,
+		"tonumber('1e5')":                 `100000`,
+		"tonumber(' 0x1F ')":              `31`,
+		"tonumber('-0x10')":               `-16`,
+		"tonumber('.5')":                  `0.5`,
+		"tonumber('1e')":                  `null`,
+		"tonumber('1_000')":               `null`,
+		"tonumber('inf')":                 `null`,
+		"tonumber('nan')":                 `null`,
+		"tonumber('')":                    `null`,
+		"tonumber('ff', 16)":              `255`,
+		"tonumber('zz', 36)":              `1295`,
+		"tonumber('8', 8)":                `null`,
+		"tonumber('1e400')":               `"inf"`,
+		"#(('x'):rep(4 * 2^20 - 1) .. 7)": `4194304`,
+		"tostring(-1/0)":                  `"-inf"`,
+		"1/4 .. '|' .. 7":                 `"0.25|7"`,
+		"table.concat({1/3})":             `"0.33333333333333"`,
+		`("%s"):format(1e100)`:            `"1e+100"`,
 	} {
 		got, err := eval(t, expr)
 		if err != nil || got != want {
@@ -459,5 +478,32 @@ func TestCompileLimits(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: err = %v, want %q", name, err, c.want)
 		}
+	}
+}
+
+// Class 9: a function with more upvalues than gopher-lua can address is
+// refused when the script compiles, naming the line.
+func TestUpvalueLimit(t *testing.T) {
+	var locals, uses strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&locals, "local v%d = %d\n", i, i)
+		fmt.Fprintf(&uses, "s = s + v%d\n", i)
+	}
+	_, err := Compile(locals.String() + "return function() local s = 0\n" + uses.String() + "return s end")
+	if err == nil || !strings.Contains(err.Error(), "more than 255 local variables of the functions around it") {
+		t.Errorf("err = %v", err)
+	}
+	// 200 locals used from a nested function are fine, and so is a name
+	// used many times.
+	var few strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&few, "s = s + v%d + v%d\n", i, i)
+	}
+	var some strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&some, "local v%d = %d\n", i, i)
+	}
+	if got, err := eval(t, "(function() "+some.String()+" return (function() local s = 0\n"+few.String()+" return s end)() end)()"); err != nil || got != "39800" {
+		t.Errorf("200 upvalues: %s, %v", got, err)
 	}
 }

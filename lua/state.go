@@ -2,12 +2,14 @@ package lua
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	gomath "math"
 	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"weak"
 
@@ -199,7 +201,7 @@ var removedGlobals = map[string]string{
 // baseAllowlist is what the script keeps of gopher-lua's base library; the
 // rest of it is replaced or dropped.
 var baseAllowlist = []string{
-	"assert", "next", "rawequal", "rawget", "select", "tonumber", "type",
+	"assert", "next", "rawequal", "rawget", "select", "type",
 }
 
 // libraries are the gopher-lua libraries a script gets, read once from a
@@ -253,6 +255,7 @@ func (s *State) openLibs() {
 		"ipairs":       s.ipairs,
 		"pairs":        s.pairs,
 		"rawset":       s.rawset,
+		"tonumber":     tonumber,
 	})
 	s.openString(tables["string"])
 	s.openTable(tables["table"])
@@ -324,12 +327,9 @@ func checkStop(L *glua.LState) {
 	}
 }
 
-// numberString is how Lua shows a number: C Lua's "%.14g", except that
-// integers are written out in full while a float64 holds them exactly.
+// numberString is how Lua shows a number: C Lua's "%.14g" ("1e+15",
+// "-0"), with C's names for the infinities and NaN.
 func numberString(f float64) string {
-	if f == gomath.Trunc(f) && gomath.Abs(f) < 1<<53 {
-		return strconv.FormatInt(int64(f), 10)
-	}
 	switch {
 	case gomath.IsInf(f, 1):
 		return "inf"
@@ -444,7 +444,7 @@ func (s *State) tostring(L *glua.LState) int {
 // (gopher-lua counts one level short above 1 and leaves a stray space when
 // it finds no position.)
 func (s *State) error(L *glua.LState) int {
-	obj := L.CheckAny(1)
+	obj := L.Get(1) // error() raises nil, as in C Lua
 	if str, ok := obj.(glua.LString); ok {
 		if pos := where(L, L.OptInt(2, 1)); pos != "" {
 			obj = glua.LString(pos + " " + string(str))
@@ -565,6 +565,67 @@ func intArg(L *glua.LState, n int, def float64) float64 {
 		L.ArgError(n, "number has no integer representation")
 	}
 	return gomath.Trunc(f)
+}
+
+// tonumber is C Lua's: in base 10 any numeral Lua reads ("1e5", "0x1F",
+// " 2.5 "), in another base an integer in that base.
+func tonumber(L *glua.LState) int {
+	v := L.CheckAny(1)
+	base := L.OptInt(2, 10)
+	if base < 2 || base > 36 {
+		L.ArgError(2, "base out of range")
+	}
+	str, ok := v.(glua.LString)
+	if !ok {
+		if n, isNum := v.(glua.LNumber); isNum && base == 10 {
+			L.Push(n)
+		} else {
+			L.Push(glua.LNil)
+		}
+		return 1
+	}
+	text := strings.TrimSpace(string(str))
+	if base == 10 {
+		if f, ok := parseNumeral(text); ok {
+			L.Push(glua.LNumber(f))
+			return 1
+		}
+	} else if n, err := strconv.ParseInt(text, base, 64); err == nil && !strings.Contains(text, "_") {
+		L.Push(glua.LNumber(n))
+		return 1
+	}
+	L.Push(glua.LNil)
+	return 1
+}
+
+// parseNumeral reads a decimal or hexadecimal numeral as strtod does,
+// refusing what Go's parser takes and Lua's does not (underscores, "inf").
+func parseNumeral(text string) (float64, bool) {
+	if text == "" || strings.ContainsAny(text, "_iInN") && !isHex(text) {
+		return 0, false
+	}
+	if isHex(text) {
+		neg := strings.HasPrefix(text, "-")
+		digits := strings.TrimLeft(text, "+-")[2:]
+		n, err := strconv.ParseUint(digits, 16, 64)
+		if err != nil || strings.Contains(digits, "_") {
+			return 0, false
+		}
+		if neg {
+			return -float64(n), true
+		}
+		return float64(n), true
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return f, true
+}
+
+func isHex(text string) bool {
+	t := strings.ToLower(strings.TrimLeft(text, "+-"))
+	return strings.HasPrefix(t, "0x") && len(text)-len(strings.TrimLeft(text, "+-")) <= 1
 }
 
 // farIndex is how far past a table's length rawset may write an integer

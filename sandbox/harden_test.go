@@ -341,3 +341,11 @@ func TestArgumentsAreAnObject(t *testing.T) {
 	mustResult(t, f, `return tools.sink()`, `{}`)
 	mustResult(t, f, `return tools.sink{}`, `{}`)
 }
+
+// Class 9: Lua as models write it.
+func TestLuaAsModelsWriteIt(t *testing.T) {
+	f := newFunnel(nil)
+	mustResult(t, f, `return select("#", pcall(error)), (select(2, pcall(error))) == nil`, `[2,true]`)
+	mustResult(t, f, `return tonumber("1e5"), tostring(1e15), tostring(-0), -0 .. ""`, `[100000,"1e+15","-0","-0"]`)
+	mustResult(t, f, `return #(("x"):rep(4 * 2^20 - 3) .. 100)`, `4194304`)
+}
