@@ -20,7 +20,7 @@ const ChunkName = "script"
 
 // Hidden locals the compiler adds at the top of every script. Their names
 // are not Lua identifiers, so no script can name, shadow or reassign them.
-var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)"}
+var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)", "(absent)"}
 
 const (
 	hiddenConcat = iota
@@ -28,6 +28,9 @@ const (
 	hiddenTool
 	hiddenResult
 	hiddenNone
+	// hiddenAbsent stands for a removed global handed to pcall or
+	// xpcall: a function that fails in plain words.
+	hiddenAbsent
 )
 
 // Compile parses a script and rewrites what gopher-lua gives no hook for:
@@ -64,7 +67,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}}
+	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}, mentioned: map[string]bool{}}
 	r.block(chunk)
 	if r.err != nil {
 		return nil, r.err
@@ -77,7 +80,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
-	return &Script{proto: proto, callees: r.callees}, nil
+	return &Script{proto: proto, callees: r.callees, mentioned: r.mentioned}, nil
 }
 
 // contextReader reads r until ctx is done, then reports the end.
@@ -99,6 +102,9 @@ type Script struct {
 	// callees names what each line calls ("global 'foo'", "field
 	// 'split'"), for Explain.
 	callees map[int][]string
+	// mentioned are the removed globals the script names, as a name or a
+	// string (rawget(_G, "load")), for Explain.
+	mentioned map[string]bool
 }
 
 var callError = regexp.MustCompile(`^script:(\d+): attempt to call a non-function object$`)
@@ -116,9 +122,17 @@ func (sc *Script) Explain(msg string) string {
 	switch names := sc.callees[line]; len(names) {
 	case 0:
 	case 1:
-		return msg + " (" + names[0] + " is not a function)"
+		msg += " (" + names[0] + " is not a function)"
 	default:
-		return msg + " (one of " + strings.Join(names, ", ") + " is not a function)"
+		msg += " (one of " + strings.Join(names, ", ") + " is not a function)"
+	}
+	var absent []string
+	for name := range sc.mentioned {
+		absent = append(absent, name+" is not available inside Exec: "+removedGlobals[name])
+	}
+	slices.Sort(absent)
+	if len(absent) > 0 {
+		msg += "; note: " + strings.Join(absent, "; ")
 	}
 	return msg
 }
@@ -149,9 +163,10 @@ type rewriter struct {
 	// consts holds the distinct constants of each enclosing function,
 	// innermost last; err is the first limit the source broke, after
 	// which the walk stops.
-	nest   int
-	consts []map[string]bool
-	err    error
+	nest      int
+	consts    []map[string]bool
+	err       error
+	mentioned map[string]bool
 	// funcs holds, for each enclosing function (the chunk first), the
 	// index in scopes where its own scopes begin and the outer locals it
 	// refers to (its upvalues).
@@ -372,9 +387,15 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		r.constant(e.Line(), 'n', e.Value)
 	case *ast.StringExpr:
 		r.constant(e.Line(), 's', e.Value)
+		if _, ok := removedGlobals[e.Value]; ok {
+			r.mentioned[e.Value] = true
+		}
 	case *ast.IdentExpr:
 		if r.isGlobal(e.Value) {
 			r.constant(e.Line(), 's', e.Value)
+			if r.removed(e.Value) {
+				r.mentioned[e.Value] = true
+			}
 		} else {
 			r.local(e.Line(), e.Value)
 		}
@@ -400,6 +421,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			e.Receiver = r.object(e.Receiver)
 		}
 		r.exprs(e.Args)
+		r.absentArgument(e)
 	case *ast.LogicalOpExpr:
 		e.Lhs, e.Rhs = r.operand(e.Lhs), r.expr(e.Rhs)
 	case *ast.RelationalOpExpr:
@@ -464,19 +486,51 @@ func (r *rewriter) noteCallee(e *ast.FuncCallExpr) {
 	}
 }
 
-// object rewrites the object of an index: os.time -> (removed)("os").time.
+// object rewrites the object of an index: os.time -> (removed)("os").time,
+// and _G.os.time alike.
 func (r *rewriter) object(e ast.Expr) ast.Expr {
-	if id, ok := e.(*ast.IdentExpr); ok && r.removed(id.Value) {
-		return hiddenCall(id, hiddenRemoved, str(id, id.Value))
+	if name, at, ok := r.removedName(e); ok {
+		return hiddenCall(at, hiddenRemoved, str(at, name))
 	}
 	return r.expr(e)
+}
+
+// removedName recognizes a removed global named directly or through _G.
+func (r *rewriter) removedName(e ast.Expr) (string, ast.PositionHolder, bool) {
+	switch e := e.(type) {
+	case *ast.IdentExpr:
+		return e.Value, e, r.removed(e.Value)
+	case *ast.AttrGetExpr:
+		obj, isIdent := e.Object.(*ast.IdentExpr)
+		key, isString := e.Key.(*ast.StringExpr)
+		if isIdent && isString && obj.Value == "_G" && r.isGlobal("_G") {
+			_, removed := removedGlobals[key.Value]
+			if removed {
+				r.mentioned[key.Value] = true
+			}
+			return key.Value, e, removed
+		}
+	}
+	return "", nil, false
+}
+
+// absentArgument rewrites a removed global handed to pcall or xpcall, so
+// that the call fails in plain words: pcall(require, "x").
+func (r *rewriter) absentArgument(e *ast.FuncCallExpr) {
+	fn, ok := e.Func.(*ast.IdentExpr)
+	if !ok || fn.Value != "pcall" && fn.Value != "xpcall" || !r.isGlobal(fn.Value) || len(e.Args) == 0 {
+		return
+	}
+	if id, ok := e.Args[0].(*ast.IdentExpr); ok && r.removed(id.Value) {
+		e.Args[0] = hiddenCall(id, hiddenAbsent, str(id, id.Value))
+	}
 }
 
 // callee rewrites what is called: require(...) -> (removed)("require")(...)
 // and tools.x(...) -> (tool)(tools, "x")(...).
 func (r *rewriter) callee(e ast.Expr) ast.Expr {
-	if id, ok := e.(*ast.IdentExpr); ok && r.removed(id.Value) {
-		return hiddenCall(id, hiddenRemoved, str(id, id.Value))
+	if name, at, ok := r.removedName(e); ok {
+		return hiddenCall(at, hiddenRemoved, str(at, name))
 	}
 	if get, ok := e.(*ast.AttrGetExpr); ok {
 		obj, isIdent := get.Object.(*ast.IdentExpr)
@@ -529,6 +583,14 @@ func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 		return 0
 	})
 	args[hiddenNone] = L.NewFunction(func(*glua.LState) int { return 0 })
+	args[hiddenAbsent] = L.NewFunction(func(L *glua.LState) int {
+		name := L.CheckString(1)
+		L.Push(L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("%s is not available inside Exec: %s", name, removedGlobals[name])
+			return 0
+		}))
+		return 1
+	})
 	return L.NewFunctionFromProto(sc.proto), args
 }
 

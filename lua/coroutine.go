@@ -3,6 +3,7 @@ package lua
 import (
 	_ "embed"
 	"errors"
+	"fmt"
 	"regexp"
 	"runtime"
 	"strings"
@@ -170,6 +171,25 @@ func (s *State) InstallPrelude(host Host) {
 	s.setMain = hooks.RawGetString("set_main")
 }
 
+// NameOverflow gives gopher-lua's "lua callstack overflow", which names no
+// place, the script line where th's calls ran too deep; other values are
+// returned as they are.
+func NameOverflow(th *glua.LState, v glua.LValue) glua.LValue {
+	if v != glua.LString(callStackOverflow) {
+		return v
+	}
+	for level := 0; ; level++ {
+		dbg, ok := th.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := th.GetInfo("Sl", dbg, glua.LNil); err == nil && dbg.Source == ChunkName && dbg.CurrentLine > 0 {
+			return glua.LString(fmt.Sprintf("%s:%d: stack overflow (calls nested more than %d deep: does a function call itself without end?)", ChunkName, dbg.CurrentLine, callStackSize))
+		}
+	}
+	return glua.LString(fmt.Sprintf("stack overflow (calls nested more than %d deep)", callStackSize))
+}
+
 // preludePosition is the position gopher-lua gives an error raised by a Go
 // function whose nearest Lua caller is the prelude ("prelude:64: ").
 var preludePosition = regexp.MustCompile(`^prelude:\d+: `)
@@ -241,7 +261,7 @@ func (s *State) first(L *glua.LState) int {
 		L.Push(glua.LFalse)
 		var apiErr *glua.ApiError
 		if errors.As(err, &apiErr) {
-			L.Push(StripPrelude(apiErr.Object))
+			L.Push(StripPrelude(NameOverflow(th, apiErr.Object)))
 		} else {
 			L.Push(glua.LString(err.Error()))
 		}

@@ -145,12 +145,16 @@ G.coroutine = {
 -- carries it to the driver, collect returns its output or raises its error
 -- at the caller's line.
 local callers = {}
+local tools_table
 local function caller(name)
 	local f = callers[name]
 	if f then
 		return f
 	end
 	f = function(args)
+		if args == tools_table and tools_table ~= nil then
+			error("call tools." .. name .. "{...} with a dot, not a colon: tools:" .. name .. " passes the tools table as the arguments", 2)
+		end
 		local id, err = submit(name, args)
 		if not id then
 			error(err, 2)
@@ -239,13 +243,14 @@ G.tools = setmetatable({}, {
 	end,
 	__metatable = "tools is protected",
 })
+tools_table = G.tools
 
 return {
 	-- tool_guard is (tool) in compile.go: tools.x(...) on a nil field.
 	tool_guard = function(t, name)
 		local f = t[name]
 		if f == nil then
-			error("attempt to call a nil value (field '" .. name .. "')", 2)
+			error("attempt to call a nil value (field '" .. name .. "'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", 2)
 		end
 		return f
 	end,

@@ -40,6 +40,8 @@ type Options struct {
 }
 
 const (
+	// callStackSize bounds Lua calls nested in one thread.
+	callStackSize         = 512
 	defaultMaxStringBytes = 4 << 20
 	defaultMaxCoroutines  = 2000
 	// maxResults bounds how many values unpack and string.byte push, as
@@ -123,7 +125,7 @@ func New(opts *Options) *State {
 	}
 	s.L = glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
-		CallStackSize:       512,
+		CallStackSize:       callStackSize,
 		RegistrySize:        256,
 		RegistryMaxSize:     1 << 18,
 		RegistryGrowStep:    1024,
@@ -305,7 +307,7 @@ func (s *State) guard(name string, fn glua.LGFunction) glua.LGFunction {
 			if r == callStackOverflow {
 				// gopher-lua's call stack is full: deep recursion through
 				// Go frames, an ordinary Lua error, not a crash.
-				L.RaiseError("stack overflow")
+				L.RaiseError("stack overflow (calls nested more than %d deep)", callStackSize)
 			}
 			if !s.crashed {
 				s.crashed = true
@@ -432,6 +434,27 @@ func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
 		}
 	}
 	return fmt.Sprintf("%s: 0x%08x", v.Type().String(), s.id(v))
+}
+
+// ErrorText is what an uncaught error object reads as: a table's
+// __tostring text when it has one and it gives a string, as the Lua
+// interpreter shows it.
+func (s *State) ErrorText(v glua.LValue) (string, bool) {
+	t, ok := v.(*glua.LTable)
+	if !ok {
+		return "", false
+	}
+	fn := toStringMethod(t)
+	if fn == glua.LNil {
+		return "", false
+	}
+	if err := s.L.CallByParam(glua.P{Fn: fn, NRet: 1, Protect: true}, t); err != nil {
+		return "", false
+	}
+	res := s.L.Get(-1)
+	s.L.Pop(1)
+	str, ok := res.(glua.LString)
+	return string(str), ok
 }
 
 func (s *State) tostring(L *glua.LState) int {

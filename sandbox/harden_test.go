@@ -349,3 +349,26 @@ func TestLuaAsModelsWriteIt(t *testing.T) {
 	mustResult(t, f, `return tonumber("1e5"), tostring(1e15), tostring(-0), -0 .. ""`, `[100000,"1e+15","-0","-0"]`)
 	mustResult(t, f, `return #(("x"):rep(4 * 2^20 - 3) .. 100)`, `4194304`)
 }
+
+// Class 10: messages a model can act on.
+func TestMessagesModelsCanActOn(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"echo": echo})
+	for code, want := range map[string]string{
+		`tools:echo{ a = 1 }`: "script:1: call tools.echo{...} with a dot, not a colon",
+		`error(setmetatable({}, { __tostring = function() return "custom text" end }))`: "custom text",
+		`local ok, err = pcall(require, "x") error(err, 0)`:                             "require is not available inside Exec: scripts have no modules",
+		`local ok, err = xpcall(load, function(e) return e end) error(err, 0)`:          "load is not available inside Exec",
+		`_G.require("x")`:                                       "script:1: require is not available inside Exec",
+		`return _G.os.time()`:                                   "script:1: os is not available inside Exec",
+		`local f = rawget(_G, "load") f("x")`:                   "note: load is not available inside Exec: code cannot be compiled at run time",
+		"local function f(n)\n  return f(n + 1) + 1\nend\nf(1)": "script:2: stack overflow (calls nested more than 512 deep",
+		`tools.unknown_tool{}`:                                  `no tool of that name in this session; find tools with tools.ToolSearch{ query = "..." }`,
+	} {
+		out := runScript(t, f, code, nil)
+		if !errors.Is(out.Err, ErrScript) || !strings.Contains(out.Err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", code, out.Err, want)
+		}
+	}
+	// The removed names still read as nil (ISO-1).
+	mustResult(t, f, `return require == nil and _G.require == nil and rawget(_G, "load") == nil`, "true")
+}

@@ -302,10 +302,12 @@ func (r *run) scriptError(err error) error {
 	msg := err.Error()
 	var apiErr *glua.ApiError
 	if errors.As(err, &apiErr) {
-		if s, ok := lua.StripPrelude(apiErr.Object).(glua.LString); ok {
+		if s, ok := lua.StripPrelude(lua.NameOverflow(r.main, apiErr.Object)).(glua.LString); ok {
 			msg = string(s)
 		} else if apiErr.Object == glua.LNil {
 			msg = "nil"
+		} else if text, ok := r.st.ErrorText(apiErr.Object); ok {
+			msg = text
 		} else if msg, err = r.st.Render(apiErr.Object, r.opts.MaxResultChars); err != nil {
 			return r.stopReason()
 		}
