@@ -102,7 +102,7 @@ func (r *run) encodeArgs(L *glua.LState, name string, schemaJSON []byte, args gl
 }
 
 // perform carries out the calls of one yield with the budget clock stopped
-// (the driver paused it): one call on this goroutine, several concurrently.
+// (the driver paused it), each call on a goroutine of its own.
 // Calls get the run's own context, so they are cancelled whenever the run
 // stops, and the nested-wait cap when one is set. perform returns early
 // when the run is stopped (the caller cancelled, a crash) or the cap is
@@ -126,25 +126,29 @@ func (r *run) perform(ids []int) {
 		defer func() { r.waited += time.Since(started) }()
 	}
 
-	if len(todo) == 1 {
-		// No handoff to another goroutine: on this machine that alone
-		// costs more than the rest of a call's round trip.
-		r.call(ctx, todo[0])
-	} else {
-		finished := make(chan struct{}, len(todo))
-		for _, p := range todo {
-			go func() {
-				defer func() { finished <- struct{}{} }()
-				r.call(ctx, p)
-			}()
-		}
-		for range todo {
-			select {
-			case <-finished:
-			case <-ctx.Done():
-				r.stop(context.Cause(ctx))
-				return
+	// Every call runs on a goroutine of its own, a single one too, so that
+	// a funnel that ignores its context cannot hold the run: the run
+	// returns at once and reports the call as abandoned.
+	finished := make(chan *pending, len(todo))
+	for _, p := range todo {
+		go func() {
+			r.call(ctx, p)
+			finished <- p
+		}()
+	}
+	returned := make(map[*pending]bool, len(todo))
+	for len(returned) < len(todo) {
+		select {
+		case p := <-finished:
+			returned[p] = true
+		case <-ctx.Done():
+			for _, p := range todo {
+				if !returned[p] {
+					r.abandoned = append(r.abandoned, p.call.Name)
+				}
 			}
+			r.stop(context.Cause(ctx))
+			return
 		}
 	}
 	if ctx.Err() != nil {

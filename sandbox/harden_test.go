@@ -372,3 +372,40 @@ func TestMessagesModelsCanActOn(t *testing.T) {
 	// The removed names still read as nil (ISO-1).
 	mustResult(t, f, `return require == nil and _G.require == nil and rawget(_G, "load") == nil`, "true")
 }
+
+// Class 11: a funnel that ignores its context does not hold the run: a
+// cancellation returns at once, single call or parallel, and the calls
+// left behind are named.
+func TestFunnelIgnoringItsContext(t *testing.T) {
+	for name, code := range map[string]string{
+		"single":   `tools.stuck{}`,
+		"parallel": `tools.parallel(function() return tools.stuck{} end, function() return tools.stuck{} end)`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			entered := make(chan struct{}, 2)
+			f := newFunnel(map[string]toolFunc{"stuck": func(context.Context, map[string]any) (Output, error) {
+				entered <- struct{}{}
+				<-release // ignores its context
+				return Output{}, nil
+			}})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan Outcome)
+			go func() { done <- Run(ctx, f.request(code), nil) }()
+			<-entered
+			canceledAt := time.Now()
+			cancel()
+			out := <-done
+			if late := time.Since(canceledAt); late > stopSlack {
+				t.Errorf("returned %v after the cancellation", late)
+			}
+			if !errors.Is(out.Err, ErrCanceled) {
+				t.Errorf("err = %v", out.Err)
+			}
+			if len(out.Abandoned) == 0 || out.Abandoned[0] != "stuck" {
+				t.Errorf("abandoned = %v", out.Abandoned)
+			}
+		})
+	}
+}

@@ -39,9 +39,9 @@ type Image struct {
 
 // Funnel performs a nested call the way the host performs a direct one:
 // permission check, PreToolUse hook, execution, PostToolUse hook. An error
-// reaches the script as the call's error (catchable with pcall). It must
-// return promptly once ctx is cancelled: a single call runs on the run's
-// own goroutine, so a funnel that ignores its context holds the run up.
+// reaches the script as the call's error (catchable with pcall). It should
+// return promptly once ctx is cancelled; one that does not is left behind
+// and named in Outcome.Abandoned, never waited for.
 type Funnel interface {
 	Call(ctx context.Context, call Call) (Output, error)
 }
@@ -99,6 +99,10 @@ type Outcome struct {
 	// Calls names every nested call in order, repeats and refused calls
 	// included.
 	Calls []string
+	// Abandoned names the calls whose funnel had not returned when the
+	// run ended (its context was cancelled and the funnel ignored it):
+	// the run did not wait for them, and what they do is unknown.
+	Abandoned []string
 	// Images are the images of nested calls' outputs, at most MaxImages;
 	// DroppedImages counts the rest.
 	Images        []Image
@@ -121,11 +125,12 @@ type run struct {
 	tools   map[string]Tool
 	schemas map[string]*lua.Schema
 
-	pending  map[int]*pending
-	nextID   int
-	calls    []string
-	callErrs []error
-	waited   time.Duration
+	pending   map[int]*pending
+	nextID    int
+	calls     []string
+	abandoned []string
+	callErrs  []error
+	waited    time.Duration
 
 	log      strings.Builder
 	logChars int
@@ -326,7 +331,7 @@ func (r *run) outcome(err error) Outcome {
 	if err == nil && r.st != nil {
 		var out Outcome
 		if err = r.result(&out); err == nil {
-			out.Log, out.LogChars, out.Calls, out.Images, out.DroppedImages = r.log.String(), r.logChars, r.calls, r.images, r.dropped
+			out.Log, out.LogChars, out.Calls, out.Abandoned, out.Images, out.DroppedImages = r.log.String(), r.logChars, r.calls, r.abandoned, r.images, r.dropped
 			return out
 		}
 	}
@@ -334,6 +339,7 @@ func (r *run) outcome(err error) Outcome {
 		Log:           r.log.String(),
 		LogChars:      r.logChars,
 		Calls:         r.calls,
+		Abandoned:     r.abandoned,
 		Images:        r.images,
 		DroppedImages: r.dropped,
 		Err:           err,
