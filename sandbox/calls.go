@@ -126,15 +126,23 @@ func (r *run) perform(ids []int) {
 		defer func() { r.waited += time.Since(started) }()
 	}
 
-	// Every call runs on a goroutine of its own, a single one too, so that
-	// a funnel that ignores its context cannot hold the run: the run
-	// returns at once and reports the call as abandoned.
-	finished := make(chan *pending, len(todo))
-	for _, p := range todo {
-		go func() {
-			r.call(ctx, p)
-			finished <- p
-		}()
+	// No call runs on the run's goroutine, so that a funnel that ignores
+	// its context cannot hold the run: the run returns at once and reports
+	// the call as abandoned. A single call goes to the run's worker (a
+	// handoff costs far less than a new goroutine), several fan out.
+	var finished chan *pending
+	if len(todo) == 1 {
+		r.startWorker()
+		finished = r.finished
+		r.jobs <- job{ctx, todo[0]}
+	} else {
+		finished = make(chan *pending, len(todo))
+		for _, p := range todo {
+			go func() {
+				r.call(ctx, p)
+				finished <- p
+			}()
+		}
 	}
 	returned := make(map[*pending]bool, len(todo))
 	for len(returned) < len(todo) {
@@ -154,6 +162,30 @@ func (r *run) perform(ids []int) {
 	if ctx.Err() != nil {
 		r.stop(context.Cause(ctx))
 	}
+}
+
+// job is one single call for the run's worker.
+type job struct {
+	ctx context.Context
+	p   *pending
+}
+
+// startWorker starts the goroutine that performs the run's single calls,
+// once; it ends when the run closes r.jobs (after its current call, if a
+// funnel holds it).
+func (r *run) startWorker() {
+	if r.jobs != nil {
+		return
+	}
+	r.jobs = make(chan job)
+	r.finished = make(chan *pending, 1)
+	jobs, finished := r.jobs, r.finished
+	go func() {
+		for j := range jobs {
+			r.call(j.ctx, j.p)
+			finished <- j.p
+		}
+	}()
 }
 
 // call performs one call through the funnel; a panic there is a crash.

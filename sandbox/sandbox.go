@@ -127,6 +127,8 @@ type run struct {
 
 	pending   map[int]*pending
 	nextID    int
+	jobs      chan job // to the run's worker (startWorker)
+	finished  chan *pending
 	calls     []string
 	abandoned []string
 	callErrs  []error
@@ -176,6 +178,11 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
+	defer func() {
+		if r.jobs != nil {
+			close(r.jobs)
+		}
+	}()
 	r.memory = newMemoryGuard(uint64(r.opts.MaxMemory))
 	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, r.memory)
 	defer r.clock.pause()
