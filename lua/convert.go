@@ -97,7 +97,10 @@ func cutRunes(s string, n int) string {
 // is for print and return values: such parts are shown as placeholders,
 // and past the characters kept the rest is only counted.
 type encoder struct {
-	L      *glua.LState
+	L *glua.LState
+	// s gives tools.null and the shapes of empty tables from JSON; nil
+	// for a state this package did not make.
+	s      *State
 	buf    *sink
 	strict bool
 	// path holds the tables being encoded, outermost first: a table met
@@ -105,7 +108,9 @@ type encoder struct {
 	// most maxEncodeDepth long, so a scan beats a map.
 	path     []*glua.LTable
 	maxBytes int
-	nodes    int
+	// work counts the walk's steps, a long string weighing as many
+	// steps as its length is worth, for tick.
+	work int
 	// stopWhenFull ends the walk with errFull once the sink is full,
 	// rather than counting the rest.
 	stopWhenFull bool
@@ -115,7 +120,7 @@ type encoder struct {
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
-	e := &encoder{L: L, strict: true, maxBytes: maxBytes, buf: &sink{keep: math.MaxInt}}
+	e := &encoder{L: L, s: stateOf(L), strict: true, maxBytes: maxBytes, buf: &sink{keep: math.MaxInt}}
 	var root *schemaNode
 	if schema != nil {
 		root = schema.root
@@ -186,7 +191,7 @@ func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars
 }
 
 func (s *State) lenient(keep int) *encoder {
-	return &encoder{L: s.L, maxBytes: math.MaxInt, buf: &sink{keep: max(keep, 0)}}
+	return &encoder{L: s.L, s: s, maxBytes: math.MaxInt, buf: &sink{keep: max(keep, 0)}}
 }
 
 // stopped is the cause of the run's stop, or nil while it may go on.
@@ -210,7 +215,11 @@ func (e *encoder) placeholder(path, what string) error {
 }
 
 func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path string, depth int) error {
-	if err := e.tick(); err != nil {
+	weight := 1
+	if str, ok := v.(glua.LString); ok {
+		weight += len(str) / bytesPerStep
+	}
+	if err := e.tick(weight); err != nil {
 		return err
 	}
 	if e.stopWhenFull && e.buf.chars > e.buf.keep {
@@ -244,6 +253,15 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 	return nil
 }
 
+// emptyShape is whether an empty table came from a JSON [] or {}, when it
+// came from JSON.
+func (e *encoder) emptyShape(t *glua.LTable) (array, known bool) {
+	if e.s == nil {
+		return false, false
+	}
+	return weakGet(e.s.empty, t, nil)
+}
+
 // plainASCII reports whether s is printable ASCII needing no JSON escape.
 func plainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -254,15 +272,21 @@ func plainASCII(s string) bool {
 	return true
 }
 
-// tick counts one step of the walk and looks at the run's stop now and
-// then.
-func (e *encoder) tick() error {
-	e.nodes++
-	if e.nodes%4096 == 0 {
+// tick counts weight steps of the walk and looks at the run's stop every
+// stepsPerCheck of them: a walk of millions of values, or the counting of
+// gigabytes of characters, ends soon after the run is stopped.
+func (e *encoder) tick(weight int) error {
+	before := e.work
+	e.work += weight
+	if e.work/stepsPerCheck != before/stepsPerCheck {
 		return stopped(e.L)
 	}
 	return nil
 }
+
+// bytesPerStep is how many bytes of a string weigh as much as one value
+// of the walk (about what counting or copying them costs).
+const bytesPerStep = 64
 
 // child is the path of an element; only strict mode, which names the
 // path in its refusals, pays for building it.
@@ -293,6 +317,10 @@ func (e *encoder) number(f float64, path string) error {
 }
 
 func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path string, depth int) error {
+	if e.s != nil && t == e.s.null {
+		e.buf.WriteString("null")
+		return nil
+	}
 	if e.strict && t.Metatable != glua.LNil {
 		return e.fail(path, "has a metatable; %s", ErrNotData)
 	}
@@ -318,6 +346,10 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 		return err
 	}
 	if len(keys) == 0 {
+		if array, known := e.emptyShape(t); known {
+			e.buf.WriteString(map[bool]string{true: "[]", false: "{}"}[array])
+			return nil
+		}
 		if schema.wantsArray(node) {
 			e.buf.WriteString("[]")
 		} else {
@@ -367,7 +399,7 @@ func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, er
 	numeric, maxIndex := 0, 0
 	var bad glua.LValue
 	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
-		if err := e.tick(); err != nil {
+		if err := e.tick(1); err != nil {
 			return nil, false, err
 		}
 		keys = append(keys, k)
@@ -424,7 +456,7 @@ func (e *encoder) sortKeys(keys []glua.LValue) (err error) {
 		}
 	}()
 	slices.SortFunc(byName, func(a, b named) int {
-		if err := e.tick(); err != nil {
+		if err := e.tick(1); err != nil {
 			panic(stopSort{err})
 		}
 		return strings.Compare(a.name, b.name)
