@@ -109,6 +109,7 @@ type encoder struct {
 	path     []*glua.LTable
 	maxBytes int
 	nodes    int
+	looked   int // nodes at the last look at the stop
 	// stopWhenFull ends the walk with errFull once the sink is full,
 	// rather than counting the rest.
 	stopWhenFull bool
@@ -230,6 +231,9 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node any, path string, d
 	case glua.LNumber:
 		return e.number(float64(v), path)
 	case glua.LString:
+		// A long string weighs on the next look at the stop as much as
+		// one node per KiB: thousands of them are gigabytes to count.
+		e.nodes += len(v) >> 10
 		if e.buf.full() && plainASCII(string(v)) {
 			e.buf.chars += len(v) + 2 // only counted, and nothing to escape
 			break
@@ -270,7 +274,8 @@ func plainASCII(s string) bool {
 // then.
 func (e *encoder) tick() error {
 	e.nodes++
-	if e.nodes%4096 == 0 {
+	if e.nodes-e.looked >= 4096 {
+		e.looked = e.nodes
 		return stopped(e.L)
 	}
 	return nil

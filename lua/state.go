@@ -514,6 +514,9 @@ func (s *State) print(L *glua.LState) int {
 			}
 			continue
 		}
+		// Counting what the log does not keep is work too: thousands of
+		// strings of megabytes take seconds.
+		checkStop(L)
 		e.buf.WriteString(s.tostringValue(L, v))
 	}
 	if s.opts.Print != nil {

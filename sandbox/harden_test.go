@@ -409,3 +409,22 @@ func TestFunnelIgnoringItsContext(t *testing.T) {
 		})
 	}
 }
+
+// Class 1: counting what printing or returning thousands of large strings
+// does not keep runs on the budget clock.
+func TestCountingIsOnTheBudget(t *testing.T) {
+	for _, tail := range []string{"print(unpack(t))", "return unpack(t)"} {
+		start := time.Now()
+		out := runScript(t, newFunnel(nil), `
+			local s = ("z"):rep(2^20)
+			local t = {}
+			for i = 1, 4000 do t[i] = s end
+			`+tail, &Options{Budget: 50 * time.Millisecond, MaxStringBytes: 1 << 20})
+		if !errors.Is(out.Err, ErrBudgetExceeded) {
+			t.Errorf("%s: err = %v", tail, out.Err)
+		}
+		if elapsed := time.Since(start); elapsed > 50*time.Millisecond+stopSlack {
+			t.Errorf("%s: ended after %v", tail, elapsed)
+		}
+	}
+}
