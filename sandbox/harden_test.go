@@ -28,8 +28,9 @@ func allocatedBy(t *testing.T, code string, opts *Options) (Outcome, uint64) {
 	return out, allocated() - before
 }
 
-// Class 1: returning many copies of a large string builds no more than a
-// small multiple of the result cap, and the full length is still told.
+// Class 1 (BUD-8): returning many copies of a large string builds no more
+// than a small multiple of the result cap, and the full length is still
+// told.
 func TestResultRenderingIsBounded(t *testing.T) {
 	out, built := allocatedBy(t, `
 		local s = ("x"):rep(4 * 2^20)
@@ -52,8 +53,8 @@ func TestResultRenderingIsBounded(t *testing.T) {
 	}
 }
 
-// Class 1: printing many large strings, or a table when the log is full,
-// builds only what the log keeps, and still counts every character.
+// Class 1 (BUD-7): printing many large strings, or a table when the log is
+// full, builds only what the log keeps, and still counts every character.
 func TestPrintIsBounded(t *testing.T) {
 	out, built := allocatedBy(t, `
 		local s = ("é"):rep(2^20)
@@ -103,8 +104,8 @@ func TestResultRenderingIsOnTheBudget(t *testing.T) {
 	}
 }
 
-// Class 1 and 4: cancelling the run while its result is rendered ends it
-// promptly as cancelled, not as a crash.
+// Class 1 and 4 (BUD-10, BUD-11): cancelling the run while its result is
+// rendered ends it promptly as cancelled, not as a crash.
 func TestCancelWhileRendering(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -163,7 +164,7 @@ func TestCancelWhileCompiling(t *testing.T) {
 	}
 }
 
-// Class 4: cancelling the run at any moment (compiling, installing the
+// Class 4 (BUD-10, BUD-11): cancelling the run at any moment (compiling, installing the
 // prelude, running, calling, rendering) ends it promptly as cancelled or,
 // when the script had finished, with its result; never as a crash.
 func TestCancelAtAnyMoment(t *testing.T) {
@@ -328,7 +329,8 @@ func TestFaithfulValues(t *testing.T) {
 	mustResult(t, f, `return tools.sink{ list = { 1, tools.null, 3 }, empty = {} }`, `{"empty":{},"list":[1,null,3]}`)
 }
 
-// Class 8: the arguments are one object; a list or tools.null as the
+// Class 8 (ORCH-3, the contract's conversion rules): the arguments are one
+// object; a list or tools.null as the
 // whole argument list is refused with a message that says so.
 func TestArgumentsAreAnObject(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"sink": echo, "src": structured(`{"list":[1,2],"empty":[]}`)})
@@ -350,7 +352,7 @@ func TestLuaAsModelsWriteIt(t *testing.T) {
 	mustResult(t, f, `return #(("x"):rep(4 * 2^20 - 3) .. 100)`, `4194304`)
 }
 
-// Class 10: messages a model can act on.
+// Class 10 (ISO-1, ISO-3, ORCH-4): messages a model can act on.
 func TestMessagesModelsCanActOn(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"echo": echo})
 	for code, want := range map[string]string{
@@ -373,7 +375,7 @@ func TestMessagesModelsCanActOn(t *testing.T) {
 	mustResult(t, f, `return require == nil and _G.require == nil and rawget(_G, "load") == nil`, "true")
 }
 
-// Class 11: a funnel that ignores its context does not hold the run: a
+// Class 11 (BUD-10): a funnel that ignores its context does not hold the run: a
 // cancellation returns at once, single call or parallel, and the calls
 // left behind are named.
 func TestFunnelIgnoringItsContext(t *testing.T) {
