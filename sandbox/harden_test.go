@@ -350,6 +350,11 @@ func TestLuaAsModelsWriteIt(t *testing.T) {
 	mustResult(t, f, `return select("#", pcall(error)), (select(2, pcall(error))) == nil`, `[2,true]`)
 	mustResult(t, f, `return tonumber("1e5"), tostring(1e15), tostring(-0), -0 .. ""`, `[100000,"1e+15","-0","-0"]`)
 	mustResult(t, f, `return #(("x"):rep(4 * 2^20 - 3) .. 100)`, `4194304`)
+	mustResult(t, f, `return #setmetatable({ 1, 2 }, { __len = function() return 5 end }), #"abc", #{ n = 1 }`, `[2,3,0]`)
+	out := runScript(t, f, `local x return #x`, nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "script:1: attempt to get length of a nil value") {
+		t.Errorf("#nil: %v", out.Err)
+	}
 }
 
 // Class 10 (ISO-1, ISO-3, ORCH-4): messages a model can act on.
