@@ -20,7 +20,7 @@ const ChunkName = "script"
 
 // Hidden locals the compiler adds at the top of every script. Their names
 // are not Lua identifiers, so no script can name, shadow or reassign them.
-var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)", "(absent)"}
+var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)", "(absent)", "(len)"}
 
 const (
 	hiddenConcat = iota
@@ -31,6 +31,9 @@ const (
 	// hiddenAbsent stands for a removed global handed to pcall or
 	// xpcall: a function that fails in plain words.
 	hiddenAbsent
+	// hiddenLen is the # operator of Lua 5.1, which ignores __len on
+	// tables (gopher-lua's VM honours it).
+	hiddenLen
 )
 
 // Compile parses a script and rewrites what gopher-lua gives no hook for:
@@ -446,7 +449,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	case *ast.UnaryNotOpExpr:
 		e.Expr = r.expr(e.Expr)
 	case *ast.UnaryLenOpExpr:
-		e.Expr = r.expr(e.Expr)
+		return hiddenCall(e, hiddenLen, r.expr(e.Expr))
 	case *ast.FunctionExpr:
 		r.function(e)
 	case *ast.StringConcatOpExpr:
@@ -596,6 +599,7 @@ func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 		return 0
 	})
 	args[hiddenNone] = L.NewFunction(func(*glua.LState) int { return 0 })
+	args[hiddenLen] = L.NewFunction(length)
 	args[hiddenAbsent] = L.NewFunction(func(L *glua.LState) int {
 		name := L.CheckString(1)
 		L.Push(L.NewFunction(func(L *glua.LState) int {
@@ -605,6 +609,20 @@ func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 		return 1
 	})
 	return L.NewFunctionFromProto(sc.proto), args
+}
+
+// length is the # operator as Lua 5.1 has it: a string's bytes, a
+// table's border, no metamethod.
+func length(L *glua.LState) int {
+	switch v := L.Get(1).(type) {
+	case glua.LString:
+		L.Push(number(float64(len(v))))
+	case *glua.LTable:
+		L.Push(number(float64(v.Len()))) // boxed once when small
+	default:
+		L.RaiseError("attempt to get length of a %s value", v.Type().String())
+	}
+	return 1
 }
 
 func (s *State) removedError(L *glua.LState) int {

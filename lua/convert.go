@@ -108,9 +108,8 @@ type encoder struct {
 	// most maxEncodeDepth long, so a scan beats a map.
 	path     []*glua.LTable
 	maxBytes int
-	// work counts the walk's steps, a long string weighing as many
-	// steps as its length is worth, for tick.
-	work int
+	nodes    int
+	looked   int // nodes at the last look at the stop
 	// stopWhenFull ends the walk with errFull once the sink is full,
 	// rather than counting the rest.
 	stopWhenFull bool
@@ -215,11 +214,7 @@ func (e *encoder) placeholder(path, what string) error {
 }
 
 func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path string, depth int) error {
-	weight := 1
-	if str, ok := v.(glua.LString); ok {
-		weight += len(str) / bytesPerStep
-	}
-	if err := e.tick(weight); err != nil {
+	if err := e.tick(); err != nil {
 		return err
 	}
 	if e.stopWhenFull && e.buf.chars > e.buf.keep {
@@ -236,6 +231,9 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 	case glua.LNumber:
 		return e.number(float64(v), path)
 	case glua.LString:
+		// A long string weighs on the next look at the stop as much as
+		// one node per KiB: thousands of them are gigabytes to count.
+		e.nodes += len(v) >> 10
 		if e.buf.full() && plainASCII(string(v)) {
 			e.buf.chars += len(v) + 2 // only counted, and nothing to escape
 			break
@@ -272,21 +270,16 @@ func plainASCII(s string) bool {
 	return true
 }
 
-// tick counts weight steps of the walk and looks at the run's stop every
-// stepsPerCheck of them: a walk of millions of values, or the counting of
-// gigabytes of characters, ends soon after the run is stopped.
-func (e *encoder) tick(weight int) error {
-	before := e.work
-	e.work += weight
-	if e.work/stepsPerCheck != before/stepsPerCheck {
+// tick counts one step of the walk and looks at the run's stop now and
+// then.
+func (e *encoder) tick() error {
+	e.nodes++
+	if e.nodes-e.looked >= 4096 {
+		e.looked = e.nodes
 		return stopped(e.L)
 	}
 	return nil
 }
-
-// bytesPerStep is how many bytes of a string weigh as much as one value
-// of the walk (about what counting or copying them costs).
-const bytesPerStep = 64
 
 // child is the path of an element; only strict mode, which names the
 // path in its refusals, pays for building it.
@@ -399,7 +392,7 @@ func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, er
 	numeric, maxIndex := 0, 0
 	var bad glua.LValue
 	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
-		if err := e.tick(1); err != nil {
+		if err := e.tick(); err != nil {
 			return nil, false, err
 		}
 		keys = append(keys, k)
@@ -456,7 +449,7 @@ func (e *encoder) sortKeys(keys []glua.LValue) (err error) {
 		}
 	}()
 	slices.SortFunc(byName, func(a, b named) int {
-		if err := e.tick(1); err != nil {
+		if err := e.tick(); err != nil {
 			panic(stopSort{err})
 		}
 		return strings.Compare(a.name, b.name)

@@ -27,7 +27,9 @@
 // coroutine creation and nesting are capped. gopher-lua's own library
 // functions are guarded like ours: a Go panic in any of them is a crash.
 //
-// Compile refuses, before gopher-lua compiles anything, sources nested more
+// The compiler also rewrites # into a call, so that it ignores __len on
+// tables as Lua 5.1 does (gopher-lua's VM honours it). Compile refuses,
+// before gopher-lua compiles anything, sources nested more
 // than 200 levels, functions with more than 10,000 distinct constants or
 // more than 255 upvalues; CompileContext stops reading the source once its
 // context is done.

@@ -525,11 +525,10 @@ func (s *State) print(L *glua.LState) int {
 			}
 			continue
 		}
-		str := s.tostringValue(L, v)
-		if err := e.tick(1 + len(str)/bytesPerStep); err != nil {
-			L.RaiseError("%s", err.Error())
-		}
-		e.buf.WriteString(str)
+		// Counting what the log does not keep is work too: thousands of
+		// strings of megabytes take seconds.
+		checkStop(L)
+		e.buf.WriteString(s.tostringValue(L, v))
 	}
 	if s.opts.Print != nil {
 		s.opts.Print(e.buf.buf.String(), e.buf.chars)

@@ -28,8 +28,9 @@ func allocatedBy(t *testing.T, code string, opts *Options) (Outcome, uint64) {
 	return out, allocated() - before
 }
 
-// Class 1: returning many copies of a large string builds no more than a
-// small multiple of the result cap, and the full length is still told.
+// Class 1 (BUD-8): returning many copies of a large string builds no more
+// than a small multiple of the result cap, and the full length is still
+// told.
 func TestResultRenderingIsBounded(t *testing.T) {
 	out, built := allocatedBy(t, `
 		local s = ("x"):rep(4 * 2^20)
@@ -52,8 +53,8 @@ func TestResultRenderingIsBounded(t *testing.T) {
 	}
 }
 
-// Class 1: printing many large strings, or a table when the log is full,
-// builds only what the log keeps, and still counts every character.
+// Class 1 (BUD-7): printing many large strings, or a table when the log is
+// full, builds only what the log keeps, and still counts every character.
 func TestPrintIsBounded(t *testing.T) {
 	out, built := allocatedBy(t, `
 		local s = ("é"):rep(2^20)
@@ -103,31 +104,8 @@ func TestResultRenderingIsOnTheBudget(t *testing.T) {
 	}
 }
 
-// Class 1: counting what is not kept is on the budget too: a print or a
-// result of thousands of megabyte strings (gigabytes of characters to
-// count) ends with the budget, not seconds later.
-func TestCountingIsOnTheBudget(t *testing.T) {
-	for name, last := range map[string]string{"print": `print(unpack(t))`, "result": `return unpack(t)`} {
-		t.Run(name, func(t *testing.T) {
-			budget := 50 * time.Millisecond
-			start := time.Now()
-			out := Run(context.Background(), Request{Code: `
-				local s = ("z"):rep(2^20)
-				local t = {}
-				for i = 1, 4000 do t[i] = s end
-				` + last}, &Options{Budget: budget, MaxStringBytes: 1 << 20})
-			if !errors.Is(out.Err, ErrBudgetExceeded) {
-				t.Fatalf("err = %v, want the budget", out.Err)
-			}
-			if elapsed := time.Since(start); elapsed > budget+stopSlack*10 {
-				t.Errorf("ended after %v", elapsed)
-			}
-		})
-	}
-}
-
-// Class 1 and 4: cancelling the run while its result is rendered ends it
-// promptly as cancelled, not as a crash.
+// Class 1 and 4 (BUD-10, BUD-11): cancelling the run while its result is
+// rendered ends it promptly as cancelled, not as a crash.
 func TestCancelWhileRendering(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -186,7 +164,7 @@ func TestCancelWhileCompiling(t *testing.T) {
 	}
 }
 
-// Class 4: cancelling the run at any moment (compiling, installing the
+// Class 4 (BUD-10, BUD-11): cancelling the run at any moment (compiling, installing the
 // prelude, running, calling, rendering) ends it promptly as cancelled or,
 // when the script had finished, with its result; never as a crash.
 func TestCancelAtAnyMoment(t *testing.T) {
@@ -351,7 +329,8 @@ func TestFaithfulValues(t *testing.T) {
 	mustResult(t, f, `return tools.sink{ list = { 1, tools.null, 3 }, empty = {} }`, `{"empty":{},"list":[1,null,3]}`)
 }
 
-// Class 8: the arguments are one object; a list or tools.null as the
+// Class 8 (ORCH-3, the contract's conversion rules): the arguments are one
+// object; a list or tools.null as the
 // whole argument list is refused with a message that says so.
 func TestArgumentsAreAnObject(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"sink": echo, "src": structured(`{"list":[1,2],"empty":[]}`)})
@@ -371,9 +350,14 @@ func TestLuaAsModelsWriteIt(t *testing.T) {
 	mustResult(t, f, `return select("#", pcall(error)), (select(2, pcall(error))) == nil`, `[2,true]`)
 	mustResult(t, f, `return tonumber("1e5"), tostring(1e15), tostring(-0), -0 .. ""`, `[100000,"1e+15","-0","-0"]`)
 	mustResult(t, f, `return #(("x"):rep(4 * 2^20 - 3) .. 100)`, `4194304`)
+	mustResult(t, f, `return #setmetatable({ 1, 2 }, { __len = function() return 5 end }), #"abc", #{ n = 1 }`, `[2,3,0]`)
+	out := runScript(t, f, `local x return #x`, nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "script:1: attempt to get length of a nil value") {
+		t.Errorf("#nil: %v", out.Err)
+	}
 }
 
-// Class 10: messages a model can act on.
+// Class 10 (ISO-1, ISO-3, ORCH-4): messages a model can act on.
 func TestMessagesModelsCanActOn(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"echo": echo})
 	for code, want := range map[string]string{
@@ -396,7 +380,7 @@ func TestMessagesModelsCanActOn(t *testing.T) {
 	mustResult(t, f, `return require == nil and _G.require == nil and rawget(_G, "load") == nil`, "true")
 }
 
-// Class 11: a funnel that ignores its context does not hold the run: a
+// Class 11 (BUD-10): a funnel that ignores its context does not hold the run: a
 // cancellation returns at once, single call or parallel, and the calls
 // left behind are named.
 func TestFunnelIgnoringItsContext(t *testing.T) {
@@ -430,5 +414,24 @@ func TestFunnelIgnoringItsContext(t *testing.T) {
 				t.Errorf("abandoned = %v", out.Abandoned)
 			}
 		})
+	}
+}
+
+// Class 1: counting what printing or returning thousands of large strings
+// does not keep runs on the budget clock.
+func TestCountingIsOnTheBudget(t *testing.T) {
+	for _, tail := range []string{"print(unpack(t))", "return unpack(t)"} {
+		start := time.Now()
+		out := runScript(t, newFunnel(nil), `
+			local s = ("z"):rep(2^20)
+			local t = {}
+			for i = 1, 4000 do t[i] = s end
+			`+tail, &Options{Budget: 50 * time.Millisecond, MaxStringBytes: 1 << 20})
+		if !errors.Is(out.Err, ErrBudgetExceeded) {
+			t.Errorf("%s: err = %v", tail, out.Err)
+		}
+		if elapsed := time.Since(start); elapsed > 50*time.Millisecond+stopSlack {
+			t.Errorf("%s: ended after %v", tail, elapsed)
+		}
 	}
 }
