@@ -20,7 +20,7 @@ const ChunkName = "script"
 
 // Hidden locals the compiler adds at the top of every script. Their names
 // are not Lua identifiers, so no script can name, shadow or reassign them.
-var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)"}
+var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)", "(absent)", "(len)"}
 
 const (
 	hiddenConcat = iota
@@ -28,6 +28,12 @@ const (
 	hiddenTool
 	hiddenResult
 	hiddenNone
+	// hiddenAbsent stands for a removed global handed to pcall or
+	// xpcall: a function that fails in plain words.
+	hiddenAbsent
+	// hiddenLen is the # operator of Lua 5.1, which ignores __len on
+	// tables (gopher-lua's VM honours it).
+	hiddenLen
 )
 
 // Compile parses a script and rewrites what gopher-lua gives no hook for:
@@ -64,7 +70,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}}
+	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}, mentioned: map[string]bool{}}
 	r.block(chunk)
 	if r.err != nil {
 		return nil, r.err
@@ -77,7 +83,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
-	return &Script{proto: trimmed(proto), callees: r.callees}, nil
+	return &Script{proto: trimmed(proto), callees: r.callees, mentioned: r.mentioned}, nil
 }
 
 // trimmed gives each function of a compiled chunk its own exactly sized
@@ -112,6 +118,9 @@ type Script struct {
 	// callees names what each line calls ("global 'foo'", "field
 	// 'split'"), for Explain.
 	callees map[int][]string
+	// mentioned are the removed globals the script names, as a name or a
+	// string (rawget(_G, "load")), for Explain.
+	mentioned map[string]bool
 }
 
 var callError = regexp.MustCompile(`^script:(\d+): attempt to call a non-function object$`)
@@ -129,9 +138,17 @@ func (sc *Script) Explain(msg string) string {
 	switch names := sc.callees[line]; len(names) {
 	case 0:
 	case 1:
-		return msg + " (" + names[0] + " is not a function)"
+		msg += " (" + names[0] + " is not a function)"
 	default:
-		return msg + " (one of " + strings.Join(names, ", ") + " is not a function)"
+		msg += " (one of " + strings.Join(names, ", ") + " is not a function)"
+	}
+	var absent []string
+	for name := range sc.mentioned {
+		absent = append(absent, name+" is not available inside Exec: "+removedGlobals[name])
+	}
+	slices.Sort(absent)
+	if len(absent) > 0 {
+		msg += "; note: " + strings.Join(absent, "; ")
 	}
 	return msg
 }
@@ -162,9 +179,19 @@ type rewriter struct {
 	// consts holds the distinct constants of each enclosing function,
 	// innermost last; err is the first limit the source broke, after
 	// which the walk stops.
-	nest   int
-	consts []map[string]bool
-	err    error
+	nest      int
+	consts    []map[string]bool
+	err       error
+	mentioned map[string]bool
+	// funcs holds, for each enclosing function (the chunk first), the
+	// index in scopes where its own scopes begin and the outer locals it
+	// refers to (its upvalues).
+	funcs []funcScope
+}
+
+type funcScope struct {
+	base     int
+	upvalues map[string]bool
 }
 
 const (
@@ -174,7 +201,28 @@ const (
 	maxConstants = 10_000
 	// maxCallees bounds the names kept per line for Explain.
 	maxCallees = 8
+	// maxUpvalues is what gopher-lua's instructions can address.
+	maxUpvalues = 255
 )
+
+// local notes a use of a local name: when it belongs to an enclosing
+// function, it is an upvalue of every function in between.
+func (r *rewriter) local(line int, name string) {
+	at := -1
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if r.scopes[i][name] {
+			at = i
+			break
+		}
+	}
+	for k := len(r.funcs) - 1; k >= 0 && r.funcs[k].base > at; k-- {
+		ups := r.funcs[k].upvalues
+		ups[name] = true
+		if len(ups) > maxUpvalues && r.err == nil {
+			r.err = fmt.Errorf("%s:%d: a function refers to more than %d local variables of the functions around it; keep them in a table instead", ChunkName, line, maxUpvalues)
+		}
+	}
+}
 
 // enter steps one level deeper; it reports false once a limit is broken.
 func (r *rewriter) enter(line int) bool {
@@ -326,10 +374,12 @@ func (r *rewriter) function(f *ast.FunctionExpr) {
 	}
 	r.depth++
 	r.consts = append(r.consts, map[string]bool{})
+	r.funcs = append(r.funcs, funcScope{base: len(r.scopes), upvalues: map[string]bool{}})
 	r.push(f.ParList.Names...)
 	r.declare("self")
 	r.stmts(f.Stmts)
 	r.pop()
+	r.funcs = r.funcs[:len(r.funcs)-1]
 	r.consts = r.consts[:len(r.consts)-1]
 	r.depth--
 }
@@ -353,9 +403,17 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		r.constant(e.Line(), 'n', e.Value)
 	case *ast.StringExpr:
 		r.constant(e.Line(), 's', e.Value)
+		if _, ok := removedGlobals[e.Value]; ok {
+			r.mentioned[e.Value] = true
+		}
 	case *ast.IdentExpr:
 		if r.isGlobal(e.Value) {
 			r.constant(e.Line(), 's', e.Value)
+			if r.removed(e.Value) {
+				r.mentioned[e.Value] = true
+			}
+		} else {
+			r.local(e.Line(), e.Value)
 		}
 	case *ast.AttrGetExpr:
 		e.Object = r.object(e.Object)
@@ -379,6 +437,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			e.Receiver = r.object(e.Receiver)
 		}
 		r.exprs(e.Args)
+		r.absentArgument(e)
 	case *ast.LogicalOpExpr:
 		e.Lhs, e.Rhs = r.operand(e.Lhs), r.expr(e.Rhs)
 	case *ast.RelationalOpExpr:
@@ -390,7 +449,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	case *ast.UnaryNotOpExpr:
 		e.Expr = r.expr(e.Expr)
 	case *ast.UnaryLenOpExpr:
-		e.Expr = r.expr(e.Expr)
+		return hiddenCall(e, hiddenLen, r.expr(e.Expr))
 	case *ast.FunctionExpr:
 		r.function(e)
 	case *ast.StringConcatOpExpr:
@@ -443,19 +502,51 @@ func (r *rewriter) noteCallee(e *ast.FuncCallExpr) {
 	}
 }
 
-// object rewrites the object of an index: os.time -> (removed)("os").time.
+// object rewrites the object of an index: os.time -> (removed)("os").time,
+// and _G.os.time alike.
 func (r *rewriter) object(e ast.Expr) ast.Expr {
-	if id, ok := e.(*ast.IdentExpr); ok && r.removed(id.Value) {
-		return hiddenCall(id, hiddenRemoved, str(id, id.Value))
+	if name, at, ok := r.removedName(e); ok {
+		return hiddenCall(at, hiddenRemoved, str(at, name))
 	}
 	return r.expr(e)
+}
+
+// removedName recognizes a removed global named directly or through _G.
+func (r *rewriter) removedName(e ast.Expr) (string, ast.PositionHolder, bool) {
+	switch e := e.(type) {
+	case *ast.IdentExpr:
+		return e.Value, e, r.removed(e.Value)
+	case *ast.AttrGetExpr:
+		obj, isIdent := e.Object.(*ast.IdentExpr)
+		key, isString := e.Key.(*ast.StringExpr)
+		if isIdent && isString && obj.Value == "_G" && r.isGlobal("_G") {
+			_, removed := removedGlobals[key.Value]
+			if removed {
+				r.mentioned[key.Value] = true
+			}
+			return key.Value, e, removed
+		}
+	}
+	return "", nil, false
+}
+
+// absentArgument rewrites a removed global handed to pcall or xpcall, so
+// that the call fails in plain words: pcall(require, "x").
+func (r *rewriter) absentArgument(e *ast.FuncCallExpr) {
+	fn, ok := e.Func.(*ast.IdentExpr)
+	if !ok || fn.Value != "pcall" && fn.Value != "xpcall" || !r.isGlobal(fn.Value) || len(e.Args) == 0 {
+		return
+	}
+	if id, ok := e.Args[0].(*ast.IdentExpr); ok && r.removed(id.Value) {
+		e.Args[0] = hiddenCall(id, hiddenAbsent, str(id, id.Value))
+	}
 }
 
 // callee rewrites what is called: require(...) -> (removed)("require")(...)
 // and tools.x(...) -> (tool)(tools, "x")(...).
 func (r *rewriter) callee(e ast.Expr) ast.Expr {
-	if id, ok := e.(*ast.IdentExpr); ok && r.removed(id.Value) {
-		return hiddenCall(id, hiddenRemoved, str(id, id.Value))
+	if name, at, ok := r.removedName(e); ok {
+		return hiddenCall(at, hiddenRemoved, str(at, name))
 	}
 	if get, ok := e.(*ast.AttrGetExpr); ok {
 		obj, isIdent := get.Object.(*ast.IdentExpr)
@@ -496,7 +587,7 @@ func str(at ast.PositionHolder, s string) ast.Expr {
 func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 	L := s.L
 	args := make([]glua.LValue, len(hidden))
-	args[hiddenConcat] = L.NewFunction(s.guard("..", s.concatValues))
+	args[hiddenConcat] = L.NewFunction(guard("..", s.concatValues))
 	args[hiddenRemoved] = L.NewFunction(s.removedError)
 	args[hiddenTool] = s.toolGuard
 	args[hiddenResult] = L.NewFunction(func(L *glua.LState) int {
@@ -508,7 +599,30 @@ func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 		return 0
 	})
 	args[hiddenNone] = L.NewFunction(func(*glua.LState) int { return 0 })
+	args[hiddenLen] = L.NewFunction(length)
+	args[hiddenAbsent] = L.NewFunction(func(L *glua.LState) int {
+		name := L.CheckString(1)
+		L.Push(L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("%s is not available inside Exec: %s", name, removedGlobals[name])
+			return 0
+		}))
+		return 1
+	})
 	return L.NewFunctionFromProto(sc.proto), args
+}
+
+// length is the # operator as Lua 5.1 has it: a string's bytes, a
+// table's border, no metamethod.
+func length(L *glua.LState) int {
+	switch v := L.Get(1).(type) {
+	case glua.LString:
+		L.Push(number(float64(len(v))))
+	case *glua.LTable:
+		L.Push(number(float64(v.Len()))) // boxed once when small
+	default:
+		L.RaiseError("attempt to get length of a %s value", v.Type().String())
+	}
+	return 1
 }
 
 func (s *State) removedError(L *glua.LState) int {
@@ -528,7 +642,7 @@ func (s *State) concatValues(L *glua.LState) int {
 		case glua.LString:
 			total += len(v)
 		case glua.LNumber:
-			total += 24
+			total += len(numberString(float64(v)))
 		default:
 			plain = false
 		}

@@ -3,6 +3,7 @@ package lua
 import (
 	_ "embed"
 	"errors"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -60,7 +61,11 @@ func (s *State) InstallPrelude(host Host) {
 			if s.coroutines > s.opts.MaxCoroutines {
 				L.RaiseError("too many coroutines (the limit is %d per run)", s.opts.MaxCoroutines)
 			}
-			return create(L)
+			n := create(L)
+			if th, ok := L.Get(-1).(*glua.LState); ok {
+				s.shareContext(th)
+			}
+			return n
 		},
 		"thread": s.thread,
 		"first":  s.first,
@@ -79,6 +84,27 @@ func (s *State) InstallPrelude(host Host) {
 		},
 		"isgo": func(L *glua.LState) int {
 			L.Push(glua.LBool(L.CheckFunction(1).IsG))
+			return 1
+		},
+		"adopt": func(L *glua.LState) int {
+			co := L.CheckThread(1)
+			if parent, ok := L.Get(2).(*glua.LState); ok {
+				s.owners[co] = parent
+			} else {
+				delete(s.owners, co)
+			}
+			return 0
+		},
+		"logical": func(L *glua.LState) int {
+			co := L.Get(1)
+			for {
+				th, ok := co.(*glua.LState)
+				if !ok || s.owners[th] == nil {
+					break
+				}
+				co = s.owners[th]
+			}
+			L.Push(co)
 			return 1
 		},
 		"status":  orig("status"),
@@ -146,6 +172,7 @@ func (s *State) InstallPrelude(host Host) {
 			return 1
 		},
 	})
+	prim.RawSetString("null", s.null)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	L.Push(s.mark)
 	L.Push(s.yieldErr)
@@ -157,6 +184,25 @@ func (s *State) InstallPrelude(host Host) {
 	L.Pop(1)
 	s.toolGuard = hooks.RawGetString("tool_guard")
 	s.setMain = hooks.RawGetString("set_main")
+}
+
+// NameOverflow gives gopher-lua's "lua callstack overflow", which names no
+// place, the script line where th's calls ran too deep; other values are
+// returned as they are.
+func NameOverflow(th *glua.LState, v glua.LValue) glua.LValue {
+	if v != glua.LString(callStackOverflow) {
+		return v
+	}
+	for level := 0; ; level++ {
+		dbg, ok := th.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := th.GetInfo("Sl", dbg, glua.LNil); err == nil && dbg.Source == ChunkName && dbg.CurrentLine > 0 {
+			return glua.LString(fmt.Sprintf("%s:%d: stack overflow (calls nested more than %d deep: does a function call itself without end?)", ChunkName, dbg.CurrentLine, callStackSize))
+		}
+	}
+	return glua.LString(fmt.Sprintf("stack overflow (calls nested more than %d deep)", callStackSize))
 }
 
 // preludePosition is the position gopher-lua gives an error raised by a Go
@@ -236,9 +282,22 @@ func (s *State) thread(L *glua.LState) int {
 		s.spare = s.spare[:n-1]
 		return 1
 	}
-	th, _ := L.NewThread()
+	th, cancel := L.NewThread()
+	if cancel != nil {
+		cancel()
+	}
+	s.shareContext(th)
 	L.Push(th)
 	return 1
+}
+
+// shareContext gives a new thread the state's own context in place of the
+// child gopher-lua derives for it, so that every thread's VM loop consults
+// the one context the host set (the sandbox's watches memory through it).
+func (s *State) shareContext(th *glua.LState) {
+	if ctx := s.L.Context(); ctx != nil {
+		th.SetContext(ctx)
+	}
 }
 
 // first starts f on a thread from thread, as coroutine.resume would start
@@ -257,7 +316,7 @@ func (s *State) first(L *glua.LState) int {
 		L.Push(glua.LFalse)
 		var apiErr *glua.ApiError
 		if errors.As(err, &apiErr) {
-			L.Push(StripPrelude(apiErr.Object))
+			L.Push(StripPrelude(NameOverflow(th, apiErr.Object)))
 		} else {
 			L.Push(glua.LString(err.Error()))
 		}

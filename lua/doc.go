@@ -19,10 +19,20 @@
 // patterns use a matcher that counts its steps and stops with the run,
 // string.upper, lower and reverse work byte by byte (as in C Lua) and stop
 // with the run too,
-// string.rep, string.format, table.concat, string.gsub and the `..`
-// operator (rewritten at compile time into a checked call) refuse results
-// over MaxStringBytes, unpack and string.byte refuse more than 8000 results,
-// and coroutine creation and nesting are capped.
+// string.rep, string.format, table.concat, string.gsub (piece by piece)
+// and the `..` operator (rewritten at compile time into a checked call)
+// refuse results over MaxStringBytes, unpack and string.byte refuse more
+// than 8000 results (ranges are computed in floats, so -2^62..2^62 cannot
+// overflow), table.insert and rawset refuse far integer positions, and
+// coroutine creation and nesting are capped. gopher-lua's own library
+// functions are guarded like ours: a Go panic in any of them is a crash.
+//
+// The compiler also rewrites # into a call, so that it ignores __len on
+// tables as Lua 5.1 does (gopher-lua's VM honours it). Compile refuses,
+// before gopher-lua compiles anything, sources nested more
+// than 200 levels, functions with more than 10,000 distinct constants or
+// more than 255 upvalues; CompileContext stops reading the source once its
+// context is done.
 //
 // Nested tool calls are carried by coroutines. The prelude (prelude.lua,
 // embedded) installs a yieldable pcall/xpcall and coroutine wrappers that
@@ -34,6 +44,15 @@
 // only, paths named in errors, empty tables as [] where the schema declares
 // an array), FromJSON builds fresh Lua values from a tool's output (FromGo
 // from one already decoded into Go values, by the same rules), and
-// Render shows any value as compact JSON for print and return values. No Go
+// RenderCut and RenderResult show any value as compact JSON for print and
+// return values, building only the characters kept and counting the rest,
+// under the state's context. The round trip is faithful: a JSON null inside
+// an array becomes tools.null (so # and ipairs see every element) and goes
+// back out as null, and an empty array or object from JSON is remembered
+// (weakly) and goes back out as it came, whatever a schema says. No Go
 // value ever reaches the script.
+//
+// Footprint estimates what a script still reaches, for the sandbox's
+// per-run memory accounting; it walks the VM and must run on the VM's
+// goroutine between two instructions.
 package lua

@@ -77,6 +77,24 @@ func TestFromGo(t *testing.T) {
 	}
 }
 
+// Decoded values follow FromJSON's faithful rules (class 8): a nil element
+// keeps its place as tools.null, and empty arrays and objects go back out
+// as they came.
+func TestFromGoFaithful(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	got, err := FromGo(s.L, []any{nil, []any{}, map[string]any{}, "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := renderJSON(s, got), `[null,[],{},"x"]`; g != w {
+		t.Errorf("rendered %s, want %s", g, w)
+	}
+	if n := got.(*glua.LTable).Len(); n != 4 {
+		t.Errorf("# is %d, want 4", n)
+	}
+}
+
 // What JSON cannot hold is refused, as encoding/json refuses it.
 func TestFromGoRefuses(t *testing.T) {
 	s := New(nil)

@@ -13,8 +13,10 @@ import (
 )
 
 // FromJSON builds a fresh Lua value from JSON: objects and arrays become
-// new tables, null becomes nil (a null array element leaves a hole).
-// Reading the JSON is jsontext's, the project's one parser, whose tree
+// new tables, null becomes nil in an object (the field is absent) and
+// tools.null in an array (so # and ipairs see every element). An empty
+// array or object is remembered as such, so that it is encoded back as it
+// came whatever a schema says (the round trip). Reading the JSON is jsontext's, the project's one parser, whose tree
 // sizes each table before it is filled; a tool's output is decoded on
 // every nested call. Nothing of Go reaches the script.
 func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
@@ -22,29 +24,29 @@ func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
 	if err != nil {
 		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
 	}
-	return fromValue(L, v)
+	return newBuilder(L).fromValue(v)
 }
 
-func fromValue(L *glua.LState, v *jsontext.Value) (glua.LValue, error) {
+func (b builder) fromValue(v *jsontext.Value) (glua.LValue, error) {
 	switch v.Kind {
 	case 'o':
-		t := L.CreateTable(0, len(v.Members))
+		t := b.object(len(v.Members))
 		for _, m := range v.Members {
-			item, err := fromValue(L, m.Value)
+			item, err := b.fromValue(m.Value)
 			if err != nil {
 				return glua.LNil, err
 			}
-			setMember(t, m.Key, item)
+			b.setMember(t, m.Key, item)
 		}
 		return t, nil
 	case 'a':
-		t := L.CreateTable(len(v.Members), 0)
+		t := b.array(len(v.Members))
 		for i, m := range v.Members {
-			item, err := fromValue(L, m.Value)
+			item, err := b.fromValue(m.Value)
 			if err != nil {
 				return glua.LNil, err
 			}
-			setElement(t, i, item)
+			b.setElement(t, i, item)
 		}
 		return t, nil
 	case 's':
@@ -64,14 +66,47 @@ func fromValue(L *glua.LState, v *jsontext.Value) (glua.LValue, error) {
 	return glua.LNil, nil
 }
 
-// setMember and setElement put one member of an object or element of an
-// array into its table. FromJSON and FromGo both build through them, so a
-// script gets the same value either way: a null member is left out (a
-// repeated key's last value wins, as in encoding/json), a null element
-// leaves a hole.
-func setMember(t *glua.LTable, key string, v glua.LValue) { t.RawSetString(key, v) }
+// builder makes the tables of a value converted from JSON or from Go
+// values. FromJSON and FromGo both build through it, so a script gets the
+// same value either way: a null member is left out (a repeated key's last
+// value wins, as in encoding/json), a null element is tools.null, and an
+// empty object or array is remembered as such (weakly), to go back out
+// as it came.
+type builder struct {
+	L *glua.LState
+	// s gives tools.null and remembers empty tables' shapes; nil for a
+	// state this package did not make (nulls are then holes).
+	s *State
+}
 
-func setElement(t *glua.LTable, i int, v glua.LValue) { t.RawSetInt(i+1, v) }
+func newBuilder(L *glua.LState) builder { return builder{L: L, s: stateOf(L)} }
+
+// object and array make the table for n members or elements.
+func (b builder) object(n int) *glua.LTable { return b.table(n, false) }
+
+func (b builder) array(n int) *glua.LTable { return b.table(n, true) }
+
+func (b builder) table(n int, array bool) *glua.LTable {
+	var t *glua.LTable
+	if array {
+		t = b.L.CreateTable(n, 0)
+	} else {
+		t = b.L.CreateTable(0, n)
+	}
+	if n == 0 && b.s != nil {
+		weakGet(b.s.empty, t, func() bool { return array })
+	}
+	return t
+}
+
+func (b builder) setMember(t *glua.LTable, key string, v glua.LValue) { t.RawSetString(key, v) }
+
+func (b builder) setElement(t *glua.LTable, i int, v glua.LValue) {
+	if v == glua.LNil && b.s != nil {
+		v = b.s.null
+	}
+	t.RawSetInt(i+1, v)
+}
 
 // smallInteger reads a JSON integer of at most 15 digits (which a float64
 // holds exactly), the common case, without the general number path.
@@ -105,7 +140,7 @@ func smallInteger(text string) (float64, bool) {
 // integer and float types are numbers; any other value is converted
 // through its JSON encoding.
 func FromGo(L *glua.LState, v any) (glua.LValue, error) {
-	c := &goConverter{L: L}
+	c := &goConverter{builder: newBuilder(L)}
 	out, err := c.value(v, 0)
 	if err != nil {
 		return glua.LNil, fmt.Errorf("tool output cannot be converted: %w", err)
@@ -114,7 +149,7 @@ func FromGo(L *glua.LState, v any) (glua.LValue, error) {
 }
 
 type goConverter struct {
-	L    *glua.LState
+	builder
 	keys []string // of the maps being converted, innermost last
 }
 
@@ -141,23 +176,23 @@ func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
 		}
 		keys := c.keys[mark:]
 		slices.Sort(keys)
-		t := c.L.CreateTable(0, len(keys))
+		t := c.object(len(keys))
 		for _, k := range keys {
 			lv, err := c.value(v[k], depth+1)
 			if err != nil {
 				return nil, err
 			}
-			setMember(t, k, lv)
+			c.setMember(t, k, lv)
 		}
 		return t, nil
 	case []any:
-		t := c.L.CreateTable(len(v), 0)
+		t := c.array(len(v))
 		for i, item := range v {
 			lv, err := c.value(item, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			setElement(t, i, lv)
+			c.setElement(t, i, lv)
 		}
 		return t, nil
 	case json.Number:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -192,20 +193,29 @@ func TestToJSON(t *testing.T) {
 	}
 }
 
-// FromJSON builds fresh values: null is nil, arrays are sequences.
+// FromJSON builds fresh values: null is nil in an object and tools.null in
+// an array, and what comes in goes back out as the same JSON (class 8).
 func TestFromJSON(t *testing.T) {
 	s := New(nil)
 	defer s.Close()
-	v, err := FromJSON(s.L, []byte(`{"a":[1,null,3],"b":null,"c":{"d":"e"},"f":1.5}`))
+	const in = `{"a":[1,null,3],"b":null,"c":{"d":"e"},"e":[],"f":1.5,"n":[null,null],"o":{}}`
+	v, err := FromJSON(s.L, []byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tbl := v.(*glua.LTable)
-	if tbl.RawGetString("b") != glua.LNil || tbl.RawGetString("a").(*glua.LTable).RawGetInt(2) != glua.LNil {
-		t.Error("null must be nil")
+	a := tbl.RawGetString("a").(*glua.LTable)
+	if tbl.RawGetString("b") != glua.LNil || a.RawGetInt(2) != s.null || a.Len() != 3 {
+		t.Error("null must be absent in an object, tools.null in an array")
 	}
-	if got := renderJSON(s, v); got != `{"a":{"1":1,"3":3},"c":{"d":"e"},"f":1.5}` {
+	const out = `{"a":[1,null,3],"c":{"d":"e"},"e":[],"f":1.5,"n":[null,null],"o":{}}`
+	if got := renderJSON(s, v); got != out {
 		t.Errorf("render %s", got)
+	}
+	// A schema that says otherwise does not change what came from JSON.
+	schema, _ := ParseSchema([]byte(`{"properties":{"e":{"type":"object"},"o":{"type":"array"}}}`))
+	if got, err := ToJSON(s.L, v, schema, "args", 1<<20); err != nil || string(got) != out {
+		t.Errorf("ToJSON = %s, %v", got, err)
 	}
 	if _, err := FromJSON(s.L, []byte(`{"a":`)); err == nil {
 		t.Error("invalid JSON must fail")
@@ -245,10 +255,30 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-// FuzzFromJSON: FromJSON accepts exactly what encoding/json accepts and
-// builds the same value as FromGo does from encoding/json's decoding.
+// dropNullFields removes the fields whose value is null, at any depth.
+func dropNullFields(v any) any {
+	switch v := v.(type) {
+	case []any:
+		for i := range v {
+			v[i] = dropNullFields(v[i])
+		}
+	case map[string]any:
+		for k, item := range v {
+			if item == nil {
+				delete(v, k)
+			} else {
+				v[k] = dropNullFields(item)
+			}
+		}
+	}
+	return v
+}
+
+// FuzzFromJSON: FromJSON accepts exactly what encoding/json accepts, builds
+// the same value as FromGo does from encoding/json's decoding, and what it
+// builds renders back as the same JSON (class 8).
 func FuzzFromJSON(f *testing.F) {
-	for _, seed := range []string{`{"a":[1,null,{"b":"\u00e9\n"}],"c":-1.5e3}`, `[]`, `"x"`, `{"a":}`, `[1,]`, `01`, `"\ud83d\ude00"`, `1e400`, ` {"k" : true } `} {
+	for _, seed := range []string{`{"a":[1,null,{"b":"\u00e9\n"}],"c":-1.5e3,"d":null,"e":[[],{}]}`, `[]`, `"x"`, `{"a":}`, `[1,]`, `01`, `"\ud83d\ude00"`, `1e400`, ` {"k" : true } `} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -263,11 +293,19 @@ func FuzzFromJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// Compared through JSON, as Lua tables have no order.
-		var a, b any
-		_ = json.Unmarshal([]byte(renderJSON(s, got)), &a)
-		_ = json.Unmarshal([]byte(renderJSON(s, fromGo(s.L, ref))), &b)
-		if diff := cmp.Diff(b, a); diff != "" {
+		// Compared as encoding/json reads both, which folds the order of
+		// keys and one intended difference: invalid UTF-8 stays raw bytes
+		// in Lua but is U+FFFD for encoding/json. The other is the
+		// contract's: a null field of an object is absent in Lua.
+		var back, viaGo any
+		if err := json.Unmarshal([]byte(renderJSON(s, got)), &back); err != nil {
+			t.Fatalf("%q renders as invalid JSON: %v", data, err)
+		}
+		_ = json.Unmarshal([]byte(renderJSON(s, fromGo(s.L, ref))), &viaGo)
+		if diff := cmp.Diff(viaGo, back); diff != "" {
+			t.Fatalf("%q: FromJSON and FromGo differ (-FromGo +FromJSON):\n%s", data, diff)
+		}
+		if diff := cmp.Diff(dropNullFields(ref), back); diff != "" {
 			t.Fatalf("%q (-want +got):\n%s", data, diff)
 		}
 	})
@@ -276,14 +314,32 @@ func FuzzFromJSON(f *testing.F) {
 // Numbers show as C Lua shows them ("%.14g"), integers in full.
 func TestNumberStrings(t *testing.T) {
 	for expr, want := range map[string]string{
-		"tostring(0.1 + 0.2)":  `"0.3"`,
-		"tostring(10/3)":       `"3.3333333333333"`,
-		"tostring(2^63)":       `"9.2233720368548e+18"`,
-		"tostring(1e15)":       `"1000000000000000"`,
-		"tostring(-1/0)":       `"-inf"`,
-		"1/4 .. '|' .. 7":      `"0.25|7"`,
-		"table.concat({1/3})":  `"0.33333333333333"`,
-		`("%s"):format(1e100)`: `"1e+100"`,
+		"tostring(0.1 + 0.2)":             `"0.3"`,
+		"tostring(10/3)":                  `"3.3333333333333"`,
+		"tostring(2^63)":                  `"9.2233720368548e+18"`,
+		"tostring(1e15)":                  `"1e+15"`,
+		"tostring(1e14 - 1)":              `"99999999999999"`,
+		"tostring(-0)":                    `"-0"`,
+		"-0 .. ''":                        `"-0"`,
+		"tostring(2^53)":                  `"9.007199254741e+15"`,
+		"tonumber('1e5')":                 `100000`,
+		"tonumber(' 0x1F ')":              `31`,
+		"tonumber('-0x10')":               `-16`,
+		"tonumber('.5')":                  `0.5`,
+		"tonumber('1e')":                  `null`,
+		"tonumber('1_000')":               `null`,
+		"tonumber('inf')":                 `null`,
+		"tonumber('nan')":                 `null`,
+		"tonumber('')":                    `null`,
+		"tonumber('ff', 16)":              `255`,
+		"tonumber('zz', 36)":              `1295`,
+		"tonumber('8', 8)":                `null`,
+		"tonumber('1e400')":               `"inf"`,
+		"#(('x'):rep(4 * 2^20 - 1) .. 7)": `4194304`,
+		"tostring(-1/0)":                  `"-inf"`,
+		"1/4 .. '|' .. 7":                 `"0.25|7"`,
+		"table.concat({1/3})":             `"0.33333333333333"`,
+		`("%s"):format(1e100)`:            `"1e+100"`,
 	} {
 		got, err := eval(t, expr)
 		if err != nil || got != want {
@@ -426,5 +482,32 @@ func TestCompileLimits(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: err = %v, want %q", name, err, c.want)
 		}
+	}
+}
+
+// Class 9: a function with more upvalues than gopher-lua can address is
+// refused when the script compiles, naming the line.
+func TestUpvalueLimit(t *testing.T) {
+	var locals, uses strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&locals, "local v%d = %d\n", i, i)
+		fmt.Fprintf(&uses, "s = s + v%d\n", i)
+	}
+	_, err := Compile(locals.String() + "return function() local s = 0\n" + uses.String() + "return s end")
+	if err == nil || !strings.Contains(err.Error(), "more than 255 local variables of the functions around it") {
+		t.Errorf("err = %v", err)
+	}
+	// 200 locals used from a nested function are fine, and so is a name
+	// used many times.
+	var few strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&few, "s = s + v%d + v%d\n", i, i)
+	}
+	var some strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&some, "local v%d = %d\n", i, i)
+	}
+	if got, err := eval(t, "(function() "+some.String()+" return (function() local s = 0\n"+few.String()+" return s end)() end)()"); err != nil || got != "39800" {
+		t.Errorf("200 upvalues: %s, %v", got, err)
 	}
 }

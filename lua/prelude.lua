@@ -17,25 +17,19 @@ local MARK, YIELD_ERR, prim, G = ...
 local create, resume, status, running = prim.create, prim.resume, prim.status, prim.running
 local thread, first, release = prim.thread, prim.first, prim.release
 local yield, await, call, collect, reachable = prim.yield, prim.await, prim.call, prim.collect, prim.reachable
-local isgo = prim.isgo
+local isgo, adopt, logical = prim.isgo, prim.adopt, prim.logical
 local select, type, error, unpack, setmetatable = G.select, G.type, G.error, G.unpack, G.setmetatable
 
 local function pack(...)
 	return { n = select("#", ...), ... }
 end
 
--- owner maps the coroutine a pcall, xpcall or parallel branch runs in to
--- the coroutine it runs on behalf of, so coroutine.running and
--- coroutine.status answer as if no coroutine had been added.
-local owner = {}
+-- adopt(co, parent) records that the coroutine a pcall, xpcall or parallel
+-- branch runs in acts on behalf of parent (adopt(co) forgets it), and
+-- logical(co) follows those links, so coroutine.running and
+-- coroutine.status answer as if no coroutine had been added. The links
+-- live in Go: a Lua table keeps every key it ever held.
 local main
-
-local function logical(co)
-	while owner[co] do
-		co = owner[co]
-	end
-	return co
-end
 
 -- reply is what a coroutine whose tool yield r has been carried out is
 -- resumed with: a call waiting for its own output gets it.
@@ -79,9 +73,9 @@ end
 
 local function protected(f, ...)
 	local co = thread()
-	owner[co] = running()
+	adopt(co, running())
 	local r = finish(co, runnable(f), ...)
-	owner[co] = nil
+	adopt(co)
 	release(co)
 	return r
 end
@@ -160,9 +154,14 @@ G.coroutine = {
 
 -- A tool call: call converts and records it (or refuses it), carries it
 -- to the driver and returns its output, or its error, which is raised at
--- the caller's line.
+-- the caller's line. tools_table is the tools table, to tell tools:name
+-- from tools.name.
+local tools_table
 local function caller(name)
 	return function(args)
+		if args == tools_table and tools_table ~= nil then
+			error("call tools." .. name .. "{...} with a dot, not a colon: tools:" .. name .. " passes the tools table as the arguments", 2)
+		end
 		local ok, value = call(name, args)
 		if not ok then
 			error(value, 2)
@@ -183,7 +182,7 @@ local function parallel(...)
 	local me = running()
 	for i = 1, fns.n do
 		cos[i] = create(runnable(fns[i]))
-		owner[cos[i]] = me
+		adopt(cos[i], me)
 		waiting[i] = true
 	end
 	while true do
@@ -194,7 +193,8 @@ local function parallel(...)
 				local r = pack(resume(cos[i], unpack(args, 1, args.n)))
 				replies[i] = nil
 				if status(cos[i]) == "dead" then
-					waiting[i], owner[cos[i]] = nil, nil
+					waiting[i] = nil
+					adopt(cos[i])
 					if r[1] then
 						results[i] = r[2]
 					elseif not failed then
@@ -207,7 +207,8 @@ local function parallel(...)
 					end
 					replies[i] = r
 				else
-					waiting[i], owner[cos[i]] = nil, nil
+					waiting[i] = nil
+					adopt(cos[i])
 					if not failed then
 						failed, first_err = true, "coroutine.yield cannot suspend a tools.parallel branch"
 					end
@@ -232,7 +233,9 @@ end
 
 -- callers holds a function for each name the script has reached; tools
 -- reads through it, so only the first use of a name runs any code.
-local callers = setmetatable({ [prim.parallel_name] = parallel, [prim.search_name] = caller(prim.search_name) }, {
+-- tools.null stands for a JSON null inside an array, so that # and ipairs
+-- see every element and the array goes back out as it came.
+local callers = setmetatable({ [prim.parallel_name] = parallel, [prim.search_name] = caller(prim.search_name), null = prim.null }, {
 	__index = function(callers, name)
 		if reachable(name) then
 			local f = caller(name)
@@ -250,13 +253,14 @@ G.tools = setmetatable({}, {
 	end,
 	__metatable = "tools is protected",
 })
+tools_table = G.tools
 
 return {
 	-- tool_guard is (tool) in compile.go: tools.x(...) on a nil field.
 	tool_guard = function(t, name)
 		local f = t[name]
 		if f == nil then
-			error("attempt to call a nil value (field '" .. name .. "')", 2)
+			error("attempt to call a nil value (field '" .. name .. "'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", 2)
 		end
 		return f
 	end,

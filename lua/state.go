@@ -2,12 +2,16 @@ package lua
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	gomath "math"
 	"math/rand/v2"
+	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
+	"weak"
 
 	glua "github.com/yuin/gopher-lua"
 )
@@ -36,6 +40,8 @@ type Options struct {
 }
 
 const (
+	// callStackSize bounds Lua calls nested in one thread.
+	callStackSize         = 512
 	defaultMaxStringBytes = 4 << 20
 	defaultMaxCoroutines  = 2000
 	// maxResults bounds how many values unpack and string.byte push, as
@@ -68,14 +74,23 @@ type State struct {
 	L    *glua.LState
 	opts Options
 
-	// ids numbers tables, functions and threads for tostring, so that no
-	// Go pointer ever reaches the script.
-	ids        map[glua.LValue]int
+	// ids numbers tables, functions and threads for tostring, in order of
+	// first naming, so that no Go pointer ever reaches the script.
+	ids    *weakMap[int]
+	lastID int
+	// null is tools.null, which a JSON null inside an array becomes;
+	// empty remembers whether an empty table decoded from JSON was an
+	// array, so that it goes back out as it came (the round trip).
+	null       *glua.LTable
+	empty      *weakMap[bool]
 	coroutines int
-	depth      int
-	spare      []*glua.LState
-	rng        *rand.Rand
-	crashed    bool
+	// owners links the coroutine of a pcall, xpcall or parallel branch to
+	// the coroutine it acts for (the prelude's adopt).
+	owners  map[*glua.LState]*glua.LState
+	depth   int
+	spare   []*glua.LState
+	rng     *rand.Rand
+	crashed bool
 
 	// mark is the first value of every yield that carries tool calls, so
 	// the coroutine wrappers can tell them from the script's own yields.
@@ -105,13 +120,15 @@ type State struct {
 // tools, which all take part in carrying nested calls.
 func New(opts *Options) *State {
 	s := &State{
-		opts: opts.withDefaults(),
-		ids:  map[glua.LValue]int{},
-		rng:  rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		opts:   opts.withDefaults(),
+		ids:    newWeakMap[int](),
+		empty:  newWeakMap[bool](),
+		owners: map[*glua.LState]*glua.LState{},
+		rng:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	s.L = glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
-		CallStackSize:       512,
+		CallStackSize:       callStackSize,
 		RegistrySize:        256,
 		RegistryMaxSize:     1 << 18,
 		RegistryGrowStep:    1024,
@@ -119,12 +136,45 @@ func New(opts *Options) *State {
 	})
 	s.mark = s.L.CreateTable(0, 0)
 	s.yieldErr = s.L.CreateTable(0, 0)
+	s.null = s.newNull()
 	s.openLibs()
+	states.Store(s.L.G, s)
 	return s
 }
 
 // Close releases the state.
-func (s *State) Close() { s.L.Close() }
+func (s *State) Close() {
+	states.Delete(s.L.G)
+	s.L.Close()
+}
+
+// states finds the State of a gopher-lua state, for the conversions, which
+// take the gopher-lua state they build in.
+var states sync.Map // *glua.Global -> *State
+
+func stateOf(L *glua.LState) *State {
+	s, _ := states.Load(L.G)
+	st, _ := s.(*State)
+	return st
+}
+
+// newNull builds tools.null: an empty table that cannot be changed, shown
+// and encoded as null.
+func (s *State) newNull() *glua.LTable {
+	null := s.L.CreateTable(0, 0)
+	mt := s.L.CreateTable(0, 3)
+	mt.RawSetString("__metatable", glua.LString("null"))
+	mt.RawSetString("__tostring", s.L.NewFunction(func(L *glua.LState) int {
+		L.Push(glua.LString("null"))
+		return 1
+	}))
+	mt.RawSetString("__newindex", s.L.NewFunction(func(L *glua.LState) int {
+		L.RaiseError("tools.null cannot be changed")
+		return 0
+	}))
+	null.Metatable = mt
+	return null
+}
 
 // YieldError is the value to resume a top-level script yield with.
 func (s *State) YieldError() *glua.LTable { return s.yieldErr }
@@ -153,7 +203,7 @@ var removedGlobals = map[string]string{
 // baseAllowlist is what the script keeps of gopher-lua's base library; the
 // rest of it is replaced or dropped.
 var baseAllowlist = []string{
-	"assert", "next", "rawequal", "rawget", "select", "tonumber", "type",
+	"assert", "next", "rawequal", "rawget", "select", "type",
 }
 
 // libraries are the gopher-lua libraries a script gets, read once from a
@@ -179,6 +229,19 @@ var libraries = sync.OnceValue(func() map[string]map[string]glua.LValue {
 		L.GetGlobal(lib).(*glua.LTable).ForEach(func(k, v glua.LValue) {
 			libs[lib][k.String()] = v
 		})
+	}
+	// Guarded like ours, once for every state: a Go panic in gopher-lua's
+	// own library is a crash, not an error a script could catch. The
+	// coroutine library is the prelude's, which guards what it uses.
+	for lib, fns := range libs {
+		if lib == "coroutine" {
+			continue
+		}
+		for name, v := range fns {
+			if fn, ok := v.(*glua.LFunction); ok && fn.IsG {
+				fns[name] = L.NewFunction(guard(name, fn.GFunction))
+			}
+		}
 	}
 	return libs
 })
@@ -207,6 +270,7 @@ func (s *State) openLibs() {
 		"ipairs":       s.ipairs,
 		"pairs":        s.pairs,
 		"rawset":       s.rawset,
+		"tonumber":     tonumber,
 	})
 	s.openString(tables["string"])
 	s.openTable(tables["table"])
@@ -231,7 +295,7 @@ func (s *State) openLibs() {
 // register sets Go functions on t, each guarded against Go panics.
 func (s *State) register(t *glua.LTable, fns map[string]glua.LGFunction) {
 	for name, fn := range fns {
-		t.RawSetString(name, s.L.NewFunction(s.guard(name, fn)))
+		t.RawSetString(name, s.L.NewFunction(guard(name, fn)))
 	}
 }
 
@@ -241,7 +305,7 @@ const callStackOverflow = "lua callstack overflow"
 
 // guard turns a Go panic in fn into a crash: the run is stopped (OnCrash)
 // and the state is marked to be thrown away. Lua errors pass through.
-func (s *State) guard(name string, fn glua.LGFunction) glua.LGFunction {
+func guard(name string, fn glua.LGFunction) glua.LGFunction {
 	return func(L *glua.LState) (n int) {
 		defer func() {
 			r := recover()
@@ -254,9 +318,9 @@ func (s *State) guard(name string, fn glua.LGFunction) glua.LGFunction {
 			if r == callStackOverflow {
 				// gopher-lua's call stack is full: deep recursion through
 				// Go frames, an ordinary Lua error, not a crash.
-				L.RaiseError("stack overflow")
+				L.RaiseError("stack overflow (calls nested more than %d deep)", callStackSize)
 			}
-			if !s.crashed {
+			if s := stateOf(L); s != nil && !s.crashed {
 				s.crashed = true
 				if s.opts.OnCrash != nil {
 					s.opts.OnCrash(fmt.Errorf("%s panicked: %v\n%s", name, r, debug.Stack()))
@@ -276,12 +340,9 @@ func checkStop(L *glua.LState) {
 	}
 }
 
-// numberString is how Lua shows a number: C Lua's "%.14g", except that
-// integers are written out in full while a float64 holds them exactly.
+// numberString is how Lua shows a number: C Lua's "%.14g" ("1e+15",
+// "-0"), with C's names for the infinities and NaN.
 func numberString(f float64) string {
-	if f == gomath.Trunc(f) && gomath.Abs(f) < 1<<53 {
-		return strconv.FormatInt(int64(f), 10)
-	}
 	switch {
 	case gomath.IsInf(f, 1):
 		return "inf"
@@ -309,14 +370,56 @@ func toStringMethod(t *glua.LTable) glua.LValue {
 	return glua.LNil
 }
 
+// weakMap maps values to V without keeping them alive: it holds weak
+// pointers, and an entry goes when its value is collected (a script may
+// make millions of short-lived tables).
+type weakMap[V any] struct {
+	mu sync.Mutex // cleanups run on their own goroutine
+	m  map[any]V
+}
+
+func newWeakMap[V any]() *weakMap[V] { return &weakMap[V]{m: map[any]V{}} }
+
+// weakGet returns p's value; when p has none and set is not nil, it gives
+// p the value set returns.
+func weakGet[T, V any](w *weakMap[V], p *T, set func() V) (V, bool) {
+	key := weak.Make(p)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if v, ok := w.m[key]; ok || set == nil {
+		return v, ok
+	}
+	v := set()
+	w.m[key] = v
+	runtime.AddCleanup(p, func(key weak.Pointer[T]) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		delete(w.m, key)
+	}, key)
+	return v, true
+}
+
+func idOf[T any](s *State, p *T) int {
+	n, _ := weakGet(s.ids, p, func() int {
+		s.lastID++
+		return s.lastID
+	})
+	return n
+}
+
 // id returns the per-state number standing in for v's address.
 func (s *State) id(v glua.LValue) int {
-	n, ok := s.ids[v]
-	if !ok {
-		n = len(s.ids) + 1
-		s.ids[v] = n
+	switch v := v.(type) {
+	case *glua.LTable:
+		return idOf(s, v)
+	case *glua.LFunction:
+		return idOf(s, v)
+	case *glua.LState:
+		return idOf(s, v)
+	case *glua.LUserData:
+		return idOf(s, v)
 	}
-	return n
+	return 0
 }
 
 func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
@@ -344,6 +447,27 @@ func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
 	return fmt.Sprintf("%s: 0x%08x", v.Type().String(), s.id(v))
 }
 
+// ErrorText is what an uncaught error object reads as: a table's
+// __tostring text when it has one and it gives a string, as the Lua
+// interpreter shows it.
+func (s *State) ErrorText(v glua.LValue) (string, bool) {
+	t, ok := v.(*glua.LTable)
+	if !ok {
+		return "", false
+	}
+	fn := toStringMethod(t)
+	if fn == glua.LNil {
+		return "", false
+	}
+	if err := s.L.CallByParam(glua.P{Fn: fn, NRet: 1, Protect: true}, t); err != nil {
+		return "", false
+	}
+	res := s.L.Get(-1)
+	s.L.Pop(1)
+	str, ok := res.(glua.LString)
+	return string(str), ok
+}
+
 func (s *State) tostring(L *glua.LState) int {
 	L.Push(glua.LString(s.tostringValue(L, L.CheckAny(1))))
 	return 1
@@ -354,7 +478,7 @@ func (s *State) tostring(L *glua.LState) int {
 // (gopher-lua counts one level short above 1 and leaves a stray space when
 // it finds no position.)
 func (s *State) error(L *glua.LState) int {
-	obj := L.CheckAny(1)
+	obj := L.Get(1) // error() raises nil, as in C Lua
 	if str, ok := obj.(glua.LString); ok {
 		if pos := where(L, L.OptInt(2, 1)); pos != "" {
 			obj = glua.LString(pos + " " + string(str))
@@ -401,6 +525,9 @@ func (s *State) print(L *glua.LState) int {
 			}
 			continue
 		}
+		// Counting what the log does not keep is work too: thousands of
+		// strings of megabytes take seconds.
+		checkStop(L)
 		e.buf.WriteString(s.tostringValue(L, v))
 	}
 	if s.opts.Print != nil {
@@ -477,6 +604,67 @@ func intArg(L *glua.LState, n int, def float64) float64 {
 	return gomath.Trunc(f)
 }
 
+// tonumber is C Lua's: in base 10 any numeral Lua reads ("1e5", "0x1F",
+// " 2.5 "), in another base an integer in that base.
+func tonumber(L *glua.LState) int {
+	v := L.CheckAny(1)
+	base := L.OptInt(2, 10)
+	if base < 2 || base > 36 {
+		L.ArgError(2, "base out of range")
+	}
+	str, ok := v.(glua.LString)
+	if !ok {
+		if n, isNum := v.(glua.LNumber); isNum && base == 10 {
+			L.Push(n)
+		} else {
+			L.Push(glua.LNil)
+		}
+		return 1
+	}
+	text := strings.TrimSpace(string(str))
+	if base == 10 {
+		if f, ok := parseNumeral(text); ok {
+			L.Push(glua.LNumber(f))
+			return 1
+		}
+	} else if n, err := strconv.ParseInt(text, base, 64); err == nil && !strings.Contains(text, "_") {
+		L.Push(glua.LNumber(n))
+		return 1
+	}
+	L.Push(glua.LNil)
+	return 1
+}
+
+// parseNumeral reads a decimal or hexadecimal numeral as strtod does,
+// refusing what Go's parser takes and Lua's does not (underscores, "inf").
+func parseNumeral(text string) (float64, bool) {
+	if text == "" || strings.ContainsAny(text, "_iInN") && !isHex(text) {
+		return 0, false
+	}
+	if isHex(text) {
+		neg := strings.HasPrefix(text, "-")
+		digits := strings.TrimLeft(text, "+-")[2:]
+		n, err := strconv.ParseUint(digits, 16, 64)
+		if err != nil || strings.Contains(digits, "_") {
+			return 0, false
+		}
+		if neg {
+			return -float64(n), true
+		}
+		return float64(n), true
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return f, true
+}
+
+func isHex(text string) bool {
+	t := strings.ToLower(strings.TrimLeft(text, "+-"))
+	return strings.HasPrefix(t, "0x") && len(text)-len(strings.TrimLeft(text, "+-")) <= 1
+}
+
 // farIndex is how far past a table's length rawset may write an integer
 // key: gopher-lua fills every array slot up to such a key
 // in one step (see docs/rough_edges.md for t[k] = v, which the VM does).
@@ -541,23 +729,27 @@ func (s *State) openMath(math *glua.LTable) {
 	// The per-state generator keeps math.randomseed from reseeding the
 	// host's global one.
 	s.register(math, map[string]glua.LGFunction{
+		// C Lua's arithmetic in floats: an interval such as -2^62..2^62
+		// would overflow an int.
 		"random": func(L *glua.LState) int {
+			r := s.rng.Float64()
+			var lo, hi float64
 			switch L.GetTop() {
 			case 0:
-				L.Push(glua.LNumber(s.rng.Float64()))
+				L.Push(glua.LNumber(r))
+				return 1
 			case 1:
-				m := L.CheckInt(1)
-				if m < 1 {
-					L.ArgError(1, "interval is empty")
-				}
-				L.Push(glua.LNumber(1 + s.rng.IntN(m)))
+				lo, hi = 1, intArg(L, 1, 0)
 			default:
-				lo, hi := L.CheckInt(1), L.CheckInt(2)
-				if lo > hi {
-					L.ArgError(2, "interval is empty")
-				}
-				L.Push(glua.LNumber(lo + s.rng.IntN(hi-lo+1)))
+				lo, hi = intArg(L, 1, 0), intArg(L, 2, 0)
 			}
+			if lo > hi {
+				L.ArgError(L.GetTop(), "interval is empty")
+			}
+			if gomath.IsInf(hi-lo, 0) {
+				L.ArgError(L.GetTop(), "interval is too large")
+			}
+			L.Push(glua.LNumber(gomath.Floor(r*(hi-lo+1)) + lo))
 			return 1
 		},
 		"randomseed": func(L *glua.LState) int {

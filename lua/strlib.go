@@ -162,7 +162,7 @@ func (s *State) strGmatch(L *glua.LState) int {
 	src := L.CheckString(1)
 	pat := L.CheckString(2)
 	next := 0
-	L.Push(L.NewFunction(s.guard("gmatch iterator", func(L *glua.LState) int {
+	L.Push(L.NewFunction(guard("gmatch iterator", func(L *glua.LState) int {
 		m := s.newMatcher(L, src, pat)
 		for start := next; start <= len(src); start++ {
 			m.reset()

@@ -332,11 +332,10 @@ func TestCoroutineTransparency(t *testing.T) {
 		return first == 2 and second == 50 and coroutine.status(co) == "dead"`, "true")
 }
 
-// The memory guard measures growth from the run's start: live heap against
-// the limit, all heap objects (for when the GC does not run) against twice
-// the limit.
+// The memory guard's trigger: live heap against the room the run has
+// left, all heap objects (for when the GC does not run) against twice it.
 func TestMemoryGuardThresholds(t *testing.T) {
-	g := &memoryGuard{limit: 100, base: heapSample{live: 1000, objects: 5000}}
+	g := &memoryGuard{limit: 100, trigger: heapSample{live: 1100, objects: 5200}}
 	for _, c := range []struct {
 		now  heapSample
 		want bool

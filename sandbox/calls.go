@@ -18,6 +18,9 @@ type pending struct {
 	done bool
 	out  Output
 	err  error
+	// returned is set on the run's goroutine once the call's goroutine has
+	// handed it back; a call not returned when the run stops is abandoned.
+	returned bool
 }
 
 func (r *run) known(name string) bool {
@@ -78,9 +81,17 @@ func (r *run) recycle(p *pending) {
 	r.spare = append(r.spare, p)
 }
 
+// keptCallErrs bounds the errors refuse remembers: a script may catch
+// refusals in a loop for as long as its budget lasts.
+const keptCallErrs = 64
+
 // refuse remembers an error handed to the script, so that the error the
-// script ends with can be traced back to it (errors.Is through Lua).
+// script ends with can be traced back to it (errors.Is through Lua). Only
+// the latest ones are kept.
 func (r *run) refuse(err error) error {
+	if len(r.callErrs) == keptCallErrs {
+		r.callErrs = append(r.callErrs[:0], r.callErrs[1:]...)
+	}
 	r.callErrs = append(r.callErrs, err)
 	return err
 }
@@ -102,16 +113,23 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 		}
 		schema = r.searchSchema
 	}
-	return lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+	encoded, err := lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+	if err == nil && encoded[0] != '{' {
+		// A sequence, or tools.null: MCP arguments are one object.
+		return nil, fmt.Errorf("tools.%s takes one table of named arguments, not a list: call it as tools.%s{ name = value, ... }", name, name)
+	}
+	return encoded, err
 }
 
 // perform carries out the calls of one yield with the budget clock stopped
-// (the driver paused it): one call on this goroutine, several concurrently.
-// Calls get the run's own context, so they are cancelled whenever the run
+// (the driver paused it), never on the run's own goroutine. Calls get the run's own context, so they are cancelled whenever the run
 // stops, and the nested-wait cap when one is set. perform returns early
 // when the run is stopped (the caller cancelled, a crash) or the cap is
 // reached; the VM then fails at its next instruction.
 func (r *run) perform(ids []int) {
+	if r.budget.Err() != nil {
+		return // stopped: the worker may still be held by an abandoned call
+	}
 	todo := r.todo[:0]
 	for _, id := range ids {
 		if p := r.pending[id]; p != nil && !p.done {
@@ -131,37 +149,65 @@ func (r *run) perform(ids []int) {
 		defer cancel()
 	}
 
+	// No call runs on the run's goroutine, so that a funnel that ignores
+	// its context cannot hold the run: the run returns at once and reports
+	// the call as abandoned. A single call goes to the run's worker (a
+	// handoff costs far less than a new goroutine), several fan out.
+	var finished chan *pending
 	if len(todo) == 1 {
-		// No handoff to another goroutine: on this machine that alone
-		// costs more than the rest of a call's round trip.
-		r.call(ctx, todo[0])
-	} else if !r.fanOut(ctx, todo) {
-		return
+		r.startWorker()
+		finished = r.finished
+		r.jobs <- job{ctx, todo[0]}
+	} else {
+		finished = make(chan *pending, len(todo))
+		for _, p := range todo {
+			go func() {
+				r.call(ctx, p)
+				finished <- p
+			}()
+		}
+	}
+	for left := len(todo); left > 0; left-- {
+		select {
+		case p := <-finished:
+			p.returned = true
+		case <-ctx.Done():
+			for _, p := range todo {
+				if !p.returned {
+					r.abandoned = append(r.abandoned, p.call.Name)
+				}
+			}
+			r.stop(context.Cause(ctx))
+			return
+		}
 	}
 	if ctx.Err() != nil {
 		r.stop(context.Cause(ctx))
 	}
 }
 
-// fanOut performs several calls concurrently. It returns false, having
-// stopped the run, when ctx ends before they do.
-func (r *run) fanOut(ctx context.Context, todo []*pending) bool {
-	finished := make(chan struct{}, len(todo))
-	for _, p := range todo {
-		go func() {
-			defer func() { finished <- struct{}{} }()
-			r.call(ctx, p)
-		}()
+// job is one single call for the run's worker.
+type job struct {
+	ctx context.Context
+	p   *pending
+}
+
+// startWorker starts the goroutine that performs the run's single calls,
+// once; it ends when the run closes r.jobs (after its current call, if a
+// funnel holds it).
+func (r *run) startWorker() {
+	if r.jobs != nil {
+		return
 	}
-	for range todo {
-		select {
-		case <-finished:
-		case <-ctx.Done():
-			r.stop(context.Cause(ctx))
-			return false
+	r.jobs = make(chan job)
+	r.finished = make(chan *pending, 1)
+	jobs, finished := r.jobs, r.finished
+	go func() {
+		for j := range jobs {
+			r.call(j.ctx, j.p)
+			finished <- j.p
 		}
-	}
-	return true
+	}()
 }
 
 // call performs one call through the funnel; a panic there is a crash.
@@ -190,6 +236,10 @@ func (r *run) performNow(ids []int) {
 // collect hands a performed call's output to the script: structured
 // content as a table when present, else the text blocks joined, else nil.
 func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
+	if err := r.stopReason(); err != nil {
+		// The call may have been abandoned, its goroutine still writing.
+		return glua.LNil, err
+	}
 	p := r.pending[id]
 	delete(r.pending, id)
 	if p == nil || !p.done {

@@ -90,9 +90,7 @@ func (c *clock) tick() {
 		expire()
 		return
 	}
-	if memory.exceeded() {
-		return
-	}
+	memory.check()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.running {

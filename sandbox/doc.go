@@ -20,12 +20,20 @@
 //	print(#a, #b)
 //	return { posted = ok }
 //
-// The budget counts only the VM's own time. It is a context whose cause
-// says which limit ended the run; gopher-lua checks it before every
-// instruction, and the builtins that can run long (pattern matching,
-// table.sort, table.concat, JSON encoding) check it themselves. Cancelling
-// the caller's context ends the run promptly, nested calls in flight
-// included. Run never panics and never returns a Go error for script-level
+// The budget counts only the VM's own time, compiling the script and
+// rendering its result included. It is a context whose cause says which
+// limit ended the run; gopher-lua checks it before every instruction, and
+// the builtins that can run long (pattern matching, table.sort,
+// table.concat, JSON encoding) check it themselves. Cancelling the caller's
+// context ends the run promptly: compiling is done on a goroutine the run
+// stops waiting for, and every nested call runs off the run's goroutine, so
+// a funnel that ignores its context is left behind and named in
+// Outcome.Abandoned.
+//
+// Memory is charged to the run that holds it. The process's heap is only
+// the trigger: when it grows past what the run could still add, the run's
+// own goroutine, between two instructions, walks what the script reaches
+// (lua.State.Footprint) and stops the run only if that is over MaxMemory. Run never panics and never returns a Go error for script-level
 // failures: Outcome.Err carries a sentinel-wrapping error instead.
 //
 // The reachable set is a Toolset, built once per pool and shared by every

@@ -2,9 +2,13 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,6 +35,83 @@ func FuzzRun(f *testing.F) {
 		}
 		if elapsed := time.Since(start); elapsed > 5*time.Second {
 			t.Fatalf("ran %v", elapsed)
+		}
+	})
+}
+
+// fuzzArgs are the argument expressions of FuzzLibraryCalls: numbers at
+// the edges, huge and negative counts, and one value of every kind; v is
+// the value the previous call returned.
+var fuzzArgs = []string{
+	"0", "-0", "1", "-1", "2.5", "2^31", "2^53", "-2^53", "2^62", "-2^62", "2^63", "-2^63", "1e308",
+	"0/0", "1/0", "-1/0", "nil", "true", `""`, `"%a%"`, `"abc"`, `("x"):rep(1000)`,
+	"{}", "{1, 2, 3}", `{a = 1}`, "function(...) return ... end", "v",
+}
+
+// libraryFunctions lists every function a script can reach in the
+// libraries, by name (string.rep), from a run of the sandbox itself.
+func libraryFunctions(t testing.TB) []string {
+	out := Run(context.Background(), Request{Code: `
+		local names = {}
+		for _, lib in ipairs({ "_G", "string", "table", "math", "coroutine" }) do
+			for k, v in pairs(lib == "_G" and _G or _G[lib]) do
+				if type(v) == "function" then
+					names[#names + 1] = (lib == "_G" and "" or lib .. ".") .. k
+				end
+			end
+		end
+		names[#names + 1] = "tools.parallel"
+		table.sort(names)
+		return names`}, nil)
+	var names []string
+	if err := json.Unmarshal([]byte(out.Result), &names); err != nil || out.Err != nil {
+		t.Fatalf("listing functions: %v %v", out.Err, err)
+	}
+	return names
+}
+
+// FuzzLibraryCalls builds whole scripts from a small grammar of library
+// calls with extreme arguments, each call protected by pcall and its
+// result fed to the next: no script crashes the sandbox or outlives its
+// budget.
+func FuzzLibraryCalls(f *testing.F) {
+	names := libraryFunctions(f)
+	position := func(list []string, what, s string) byte {
+		i := slices.Index(list, s)
+		if i < 0 {
+			f.Fatalf("no %s %s", what, s)
+		}
+		return byte(i)
+	}
+	index := func(name string) byte { return position(names, "function", name) }
+	arg := func(expr string) byte { return position(fuzzArgs, "argument", expr) }
+	f.Add([]byte{index("math.random"), 2, arg("-2^62"), arg("2^62")})
+	f.Add([]byte{index("string.rep"), 2, arg(`"abc"`), arg("2^31"), index("string.gsub"), 3, arg("v"), arg(`"%a%"`), arg("v")})
+	f.Add([]byte{index("table.concat"), 4, arg("{1, 2, 3}"), arg(`""`), arg("-2^63"), arg("2^63")})
+	f.Add([]byte{index("coroutine.wrap"), 1, arg("function(...) return ... end"), index("tools.parallel"), 2, arg("v"), arg("v")})
+	f.Fuzz(func(t *testing.T, program []byte) {
+		var b strings.Builder
+		b.WriteString("local v\n")
+		for i := 0; i+1 < len(program); {
+			name := names[int(program[i])%len(names)]
+			n := int(program[i+1]) % 5
+			i += 2
+			args := []string{name}
+			for ; n > 0 && i < len(program); n-- {
+				args = append(args, fuzzArgs[int(program[i])%len(fuzzArgs)])
+				i++
+			}
+			fmt.Fprintf(&b, "v = select(2, pcall(%s))\n", strings.Join(args, ", "))
+		}
+		start := time.Now()
+		out := Run(context.Background(), Request{Code: b.String()}, &Options{Budget: 50 * time.Millisecond, MaxMemory: 64 << 20, MaxStringBytes: 1 << 20})
+		if errors.Is(out.Err, ErrCrashed) {
+			t.Fatalf("crashed:\n%s\n%v", b.String(), out.Err)
+		}
+		// Generous: fuzzing workers share the machine; this catches runs
+		// that hang, the hostile corpus measures the overrun.
+		if elapsed := time.Since(start); elapsed > time.Second {
+			t.Fatalf("ran %v:\n%s", elapsed, b.String())
 		}
 	})
 }

@@ -28,8 +28,9 @@ func allocatedBy(t *testing.T, code string, opts *Options) (Outcome, uint64) {
 	return out, allocated() - before
 }
 
-// Class 1: returning many copies of a large string builds no more than a
-// small multiple of the result cap, and the full length is still told.
+// Class 1 (BUD-8): returning many copies of a large string builds no more
+// than a small multiple of the result cap, and the full length is still
+// told.
 func TestResultRenderingIsBounded(t *testing.T) {
 	out, built := allocatedBy(t, `
 		local s = ("x"):rep(4 * 2^20)
@@ -52,8 +53,8 @@ func TestResultRenderingIsBounded(t *testing.T) {
 	}
 }
 
-// Class 1: printing many large strings, or a table when the log is full,
-// builds only what the log keeps, and still counts every character.
+// Class 1 (BUD-7): printing many large strings, or a table when the log is
+// full, builds only what the log keeps, and still counts every character.
 func TestPrintIsBounded(t *testing.T) {
 	out, built := allocatedBy(t, `
 		local s = ("é"):rep(2^20)
@@ -98,13 +99,13 @@ func TestResultRenderingIsOnTheBudget(t *testing.T) {
 	if !errors.Is(out.Err, ErrBudgetExceeded) {
 		t.Fatalf("err = %v, want the budget", out.Err)
 	}
-	if elapsed := time.Since(start); elapsed > 2*time.Second {
+	if elapsed := time.Since(start); elapsed > 300*time.Millisecond+stopSlack*10 {
 		t.Errorf("ended after %v", elapsed)
 	}
 }
 
-// Class 1 and 4: cancelling the run while its result is rendered ends it
-// promptly as cancelled, not as a crash.
+// Class 1 and 4 (BUD-10, BUD-11): cancelling the run while its result is
+// rendered ends it promptly as cancelled, not as a crash.
 func TestCancelWhileRendering(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -163,7 +164,7 @@ func TestCancelWhileCompiling(t *testing.T) {
 	}
 }
 
-// Class 4: cancelling the run at any moment (compiling, installing the
+// Class 4 (BUD-10, BUD-11): cancelling the run at any moment (compiling, installing the
 // prelude, running, calling, rendering) ends it promptly as cancelled or,
 // when the script had finished, with its result; never as a crash.
 func TestCancelAtAnyMoment(t *testing.T) {
@@ -204,6 +205,233 @@ func TestCancelAtAnyMoment(t *testing.T) {
 			t.Errorf("cancelled after %v: err = %v", delay, out.Err)
 		case out.Err != nil && ended.Sub(canceledAt) > stopSlack:
 			t.Errorf("cancelled after %v: returned %v later", delay, ended.Sub(canceledAt))
+		}
+	}
+}
+
+// Class 6: long loops of honest work keep memory flat: caught errors,
+// refused calls and naming tables leave nothing behind.
+func TestNoLeaks(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"echo": echo})
+	for name, code := range map[string]string{
+		"caught errors":  `for i = 1, 30000 do pcall(error, "x") end`,
+		"refused calls":  `for i = 1, 30000 do pcall(tools.echo, {}) end`,
+		"unknown tools":  `for i = 1, 30000 do pcall(tools.mcp__x__y, {}) end`,
+		"named tables":   `for i = 1, 300000 do local _ = tostring({}) end`,
+		"parallel":       `for i = 1, 10000 do pcall(tools.parallel, function() error("x") end) end`,
+		"caught objects": `for i = 1, 30000 do pcall(error, {}) end`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := runScript(t, f, code, &Options{MaxMemory: 32 << 20, MaxCalls: 10, MaxCoroutines: 1 << 30})
+			if out.Err != nil {
+				t.Error(out.Err)
+			}
+		})
+	}
+}
+
+// honest computes for a while after telling the test it has started.
+const honest = `
+	tools.started{}
+	local x = 0
+	for i = 1, 5e6 do x = x + i % 7 end
+	return x`
+
+// startedFunnel has one tool, started, which closes the channel it returns
+// when the script calls it.
+func startedFunnel() (*fakeFunnel, <-chan struct{}) {
+	started := make(chan struct{})
+	return newFunnel(map[string]toolFunc{"started": func(context.Context, map[string]any) (Output, error) {
+		close(started)
+		return Output{}, nil
+	}}), started
+}
+
+// Class 7: of two runs at once, only the one that holds more than its
+// limit is stopped.
+func TestMemoryIsPerRun(t *testing.T) {
+	opts := &Options{MaxMemory: 64 << 20}
+	f, started := startedFunnel()
+	done := make(chan Outcome)
+	go func() { done <- runScript(t, f, honest, opts) }()
+	<-started
+	hoard := runScript(t, newFunnel(nil), `
+		local t = {}
+		while true do t[#t + 1] = ("x"):rep(4096) .. #t end`, opts)
+	if !errors.Is(hoard.Err, ErrMemoryExceeded) {
+		t.Errorf("the hoarding run: err = %v", hoard.Err)
+	}
+	if out := <-done; out.Err != nil {
+		t.Errorf("the honest run beside it: %v", out.Err)
+	}
+}
+
+// Class 7: a host allocating beside a run does not get it stopped.
+func TestHostMemoryIsNotTheRuns(t *testing.T) {
+	f, started := startedFunnel()
+	done := make(chan Outcome)
+	go func() { done <- runScript(t, f, honest, &Options{MaxMemory: 64 << 20}) }()
+	<-started
+	var held [][]byte
+	for range 300 {
+		held = append(held, make([]byte, 1<<20))
+	}
+	runtime.GC()
+	if out := <-done; out.Err != nil {
+		t.Errorf("the run beside a host holding %d MiB: %v", len(held), out.Err)
+	}
+	runtime.KeepAlive(held)
+}
+
+// Class 7: the walk finds what a script holds wherever it keeps it: in
+// locals, upvalues, globals, coroutines and pcall's frames.
+func TestMemoryWalkFindsHoards(t *testing.T) {
+	for name, code := range map[string]string{
+		"local":     `local t = {} while true do t[#t + 1] = ("x"):rep(4096) .. #t end`,
+		"global":    `t = {} while true do t[#t + 1] = ("x"):rep(4096) .. #t end`,
+		"upvalue":   `local t = {} local function add() t[#t + 1] = ("x"):rep(4096) .. #t end while true do add() end`,
+		"pcall":     `pcall(function() local t = {} while true do t[#t + 1] = ("x"):rep(4096) .. #t end end)`,
+		"coroutine": `coroutine.wrap(function() local t = {} while true do t[#t + 1] = { #t, {}, {} } end end)()`,
+		"nested":    `local t = {} while true do t = { t, {}, {} } end`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := runScript(t, newFunnel(nil), code, &Options{MaxMemory: 32 << 20})
+			if !errors.Is(out.Err, ErrMemoryExceeded) {
+				t.Errorf("err = %v", out.Err)
+			}
+		})
+	}
+}
+
+// Class 8: a tool's output passed on unchanged, or returned, arrives as
+// the same JSON: empty arrays and objects keep their kind whatever the
+// schema says, null elements keep their places.
+func TestFaithfulValues(t *testing.T) {
+	const output = `{"a":[1,null,3],"e":[],"n":[null,null],"o":{},"rows":[{"id":1,"tags":[]},{"id":2,"tags":["x",null]}]}`
+	f := newFunnel(map[string]toolFunc{"src": structured(output), "sink": echo})
+	f.schemas["sink"] = `{"type":"object","properties":{"v":{"type":"object","properties":{"e":{"type":"object"},"o":{"type":"array"}}}}}`
+	mustResult(t, f, `
+		local v = tools.src{}
+		assert(#v.a == 3 and v.a[2] == tools.null and #v.n == 2)
+		local seen = 0
+		for _ in ipairs(v.a) do seen = seen + 1 end
+		assert(seen == 3)
+		assert(tostring(tools.null) == "null" and not pcall(function() tools.null.x = 1 end))
+		tools.sink{ v = v }
+		return v`, output)
+	f.mu.Lock()
+	got := string(f.calls[1].Args)
+	f.mu.Unlock()
+	if got != `{"v":`+output+`}` {
+		t.Errorf("the second tool received %s", got)
+	}
+	// A table the script builds itself follows the encoding rules.
+	mustResult(t, f, `return tools.sink{ list = { 1, tools.null, 3 }, empty = {} }`, `{"empty":{},"list":[1,null,3]}`)
+}
+
+// Class 8 (ORCH-3, the contract's conversion rules): the arguments are one
+// object; a list or tools.null as the
+// whole argument list is refused with a message that says so.
+func TestArgumentsAreAnObject(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"sink": echo, "src": structured(`{"list":[1,2],"empty":[]}`)})
+	for _, code := range []string{`tools.sink({ 1, 2 })`, `tools.sink(tools.src{}.list)`, `tools.sink(tools.src{}.empty)`, `tools.sink(tools.null)`} {
+		out := runScript(t, f, code, nil)
+		if out.Err == nil || !strings.Contains(out.Err.Error(), "tools.sink takes one table of named arguments, not a list") {
+			t.Errorf("%s: err = %v", code, out.Err)
+		}
+	}
+	mustResult(t, f, `return tools.sink()`, `{}`)
+	mustResult(t, f, `return tools.sink{}`, `{}`)
+}
+
+// Class 9: Lua as models write it.
+func TestLuaAsModelsWriteIt(t *testing.T) {
+	f := newFunnel(nil)
+	mustResult(t, f, `return select("#", pcall(error)), (select(2, pcall(error))) == nil`, `[2,true]`)
+	mustResult(t, f, `return tonumber("1e5"), tostring(1e15), tostring(-0), -0 .. ""`, `[100000,"1e+15","-0","-0"]`)
+	mustResult(t, f, `return #(("x"):rep(4 * 2^20 - 3) .. 100)`, `4194304`)
+	mustResult(t, f, `return #setmetatable({ 1, 2 }, { __len = function() return 5 end }), #"abc", #{ n = 1 }`, `[2,3,0]`)
+	out := runScript(t, f, `local x return #x`, nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "script:1: attempt to get length of a nil value") {
+		t.Errorf("#nil: %v", out.Err)
+	}
+}
+
+// Class 10 (ISO-1, ISO-3, ORCH-4): messages a model can act on.
+func TestMessagesModelsCanActOn(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{"echo": echo})
+	for code, want := range map[string]string{
+		`tools:echo{ a = 1 }`: "script:1: call tools.echo{...} with a dot, not a colon",
+		`error(setmetatable({}, { __tostring = function() return "custom text" end }))`: "custom text",
+		`local ok, err = pcall(require, "x") error(err, 0)`:                             "require is not available inside Exec: scripts have no modules",
+		`local ok, err = xpcall(load, function(e) return e end) error(err, 0)`:          "load is not available inside Exec",
+		`_G.require("x")`:                                       "script:1: require is not available inside Exec",
+		`return _G.os.time()`:                                   "script:1: os is not available inside Exec",
+		`local f = rawget(_G, "load") f("x")`:                   "note: load is not available inside Exec: code cannot be compiled at run time",
+		"local function f(n)\n  return f(n + 1) + 1\nend\nf(1)": "script:2: stack overflow (calls nested more than 512 deep",
+		`tools.unknown_tool{}`:                                  `no tool of that name in this session; find tools with tools.ToolSearch{ query = "..." }`,
+	} {
+		out := runScript(t, f, code, nil)
+		if !errors.Is(out.Err, ErrScript) || !strings.Contains(out.Err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", code, out.Err, want)
+		}
+	}
+	// The removed names still read as nil (ISO-1).
+	mustResult(t, f, `return require == nil and _G.require == nil and rawget(_G, "load") == nil`, "true")
+}
+
+// Class 11 (BUD-10): a funnel that ignores its context does not hold the run: a
+// cancellation returns at once, single call or parallel, and the calls
+// left behind are named.
+func TestFunnelIgnoringItsContext(t *testing.T) {
+	for name, code := range map[string]string{
+		"single":   `tools.stuck{}`,
+		"parallel": `tools.parallel(function() return tools.stuck{} end, function() return tools.stuck{} end)`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			entered := make(chan struct{}, 2)
+			f := newFunnel(map[string]toolFunc{"stuck": func(context.Context, map[string]any) (Output, error) {
+				entered <- struct{}{}
+				<-release // ignores its context
+				return Output{}, nil
+			}})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan Outcome)
+			go func() { done <- Run(ctx, f.request(code), nil) }()
+			<-entered
+			canceledAt := time.Now()
+			cancel()
+			out := <-done
+			if late := time.Since(canceledAt); late > stopSlack {
+				t.Errorf("returned %v after the cancellation", late)
+			}
+			if !errors.Is(out.Err, ErrCanceled) {
+				t.Errorf("err = %v", out.Err)
+			}
+			if len(out.Abandoned) == 0 || out.Abandoned[0] != "stuck" {
+				t.Errorf("abandoned = %v", out.Abandoned)
+			}
+		})
+	}
+}
+
+// Class 1: counting what printing or returning thousands of large strings
+// does not keep runs on the budget clock.
+func TestCountingIsOnTheBudget(t *testing.T) {
+	for _, tail := range []string{"print(unpack(t))", "return unpack(t)"} {
+		start := time.Now()
+		out := runScript(t, newFunnel(nil), `
+			local s = ("z"):rep(2^20)
+			local t = {}
+			for i = 1, 4000 do t[i] = s end
+			`+tail, &Options{Budget: 50 * time.Millisecond, MaxStringBytes: 1 << 20})
+		if !errors.Is(out.Err, ErrBudgetExceeded) {
+			t.Errorf("%s: err = %v", tail, out.Err)
+		}
+		if elapsed := time.Since(start); elapsed > 50*time.Millisecond+stopSlack {
+			t.Errorf("%s: ended after %v", tail, elapsed)
 		}
 	}
 }

@@ -1,22 +1,36 @@
 package sandbox
 
 import (
+	"context"
 	"runtime/metrics"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// memoryGuard stops a run whose script makes the process's heap grow past
-// a limit. Go has no per-goroutine accounting, so this reads the process's
-// heap while the VM runs: mainly the live heap as of the last GC (a script
-// that builds huge tables triggers GCs as it goes, and is stopped within a
-// few of them), and, in case the GC does not run (GOGC=off), all heap
-// objects garbage included, against twice the limit. Other work of the
-// host growing its heap at the same moment is counted against the run too
-// (see docs/rough_edges.md).
+// memoryGuard stops a run that itself holds more than its limit. Go has no
+// per-goroutine accounting, so the process's heap is only the trigger:
+// while the VM runs, the budget clock has the guard sample the heap every
+// memoryCheckEvery,
+// and once it has grown past the trigger it asks for a measurement. The
+// run's own goroutine performs it between two instructions (see
+// watchedContext): it walks what the script can reach and stops the run
+// only when that is over the limit. Otherwise the trigger moves up to the
+// current heap plus the room the run has left, so a host or another run
+// allocating beside this one costs it a walk now and then, never its run.
+//
+// Two samples make the trigger: the live heap as of the last GC (a script
+// that builds huge tables triggers GCs as it goes), and all heap objects,
+// garbage included, against twice the room (in case the GC does not run,
+// GOGC=off).
 type memoryGuard struct {
 	limit uint64
-	base  heapSample
-	stop  func()
+
+	mu      sync.Mutex
+	trigger heapSample
+	// requested is set by the budget clock's timer and read by the run's
+	// goroutine at every instruction.
+	requested atomic.Bool
 }
 
 // memoryCheckEvery is how often the budget clock has the guard look while
@@ -38,21 +52,63 @@ func readHeap() heapSample {
 	return h
 }
 
-func newMemoryGuard(limit uint64, stop func()) *memoryGuard {
-	return &memoryGuard{limit: limit, base: readHeap(), stop: stop}
+func newMemoryGuard(limit uint64) *memoryGuard {
+	g := &memoryGuard{limit: limit}
+	g.rearm(0)
+	return g
 }
 
-// over reports whether now is past the limit measured from the base.
+// rearm sets the trigger from the current heap, for a run found to hold
+// held bytes. The room is at least an eighth of the limit, so that a run
+// near its limit is not walked at every sample; it can end that much over
+// its limit before it is stopped.
+func (g *memoryGuard) rearm(held uint64) {
+	room := max(g.limit-min(held, g.limit), g.limit/8)
+	now := readHeap()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.trigger = heapSample{live: now.live + room, objects: now.objects + 2*room}
+}
+
+// over reports whether a heap sample is past the trigger.
 func (g *memoryGuard) over(now heapSample) bool {
-	grown := func(now, base, limit uint64) bool { return now > base && now-base > limit }
-	return grown(now.live, g.base.live, g.limit) || grown(now.objects, g.base.objects, 2*g.limit)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return now.live > g.trigger.live || now.objects > g.trigger.objects
 }
 
-// exceeded reads the heap and stops the run if it is over the limit.
-func (g *memoryGuard) exceeded() bool {
+// check reads the heap and, past the trigger, asks the run to measure
+// itself; the budget clock's timer calls it while the script runs.
+func (g *memoryGuard) check() {
 	if g.over(readHeap()) {
-		g.stop()
-		return true
+		g.requested.Store(true)
 	}
-	return false
+}
+
+// watchedContext is the run's context as the VM sees it. gopher-lua calls
+// Done at every instruction of every thread (each is given this context),
+// on the run's goroutine, which is where a requested measurement can walk
+// the VM's state safely.
+type watchedContext struct {
+	context.Context
+	r *run
+}
+
+func (c *watchedContext) Done() <-chan struct{} {
+	if c.r.memory.requested.Load() {
+		c.r.measure()
+	}
+	return c.Context.Done()
+}
+
+// measure walks what the script holds and stops the run when that is over
+// its limit.
+func (r *run) measure() {
+	r.memory.requested.Store(false)
+	held, over := r.st.Footprint(r.main, r.opts.MaxMemory)
+	if over {
+		r.stop(&MemoryError{Limit: r.opts.MaxMemory})
+		return
+	}
+	r.memory.rearm(uint64(held))
 }

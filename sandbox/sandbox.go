@@ -49,9 +49,9 @@ type Image struct {
 
 // Funnel performs a nested call the way the host performs a direct one:
 // permission check, PreToolUse hook, execution, PostToolUse hook. An error
-// reaches the script as the call's error (catchable with pcall). It must
-// return promptly once ctx is cancelled: a single call runs on the run's
-// own goroutine, so a funnel that ignores its context holds the run up.
+// reaches the script as the call's error (catchable with pcall). It should
+// return promptly once ctx is cancelled; one that does not is left behind
+// and named in Outcome.Abandoned, never waited for.
 type Funnel interface {
 	Call(ctx context.Context, call Call) (Output, error)
 }
@@ -115,6 +115,10 @@ type Outcome struct {
 	// Calls names every nested call in order, repeats and refused calls
 	// included.
 	Calls []string
+	// Abandoned names the calls whose funnel had not returned when the
+	// run ended (its context was cancelled and the funnel ignored it):
+	// the run did not wait for them, and what they do is unknown.
+	Abandoned []string
 	// Images are the images of nested calls' outputs, at most MaxImages;
 	// DroppedImages counts the rest.
 	Images        []Image
@@ -144,17 +148,22 @@ type run struct {
 	budget context.Context // cancelled when the run must stop
 	stop   context.CancelCauseFunc
 	clock  *clock
+	memory *memoryGuard
+	main   *glua.LState // the thread running the script
 	// searchSchema is ToolSearch's input schema, parsed at its first call.
 	searchSchema *lua.Schema
 
-	pending  map[int]*pending
-	nextID   int
-	ids      []int      // of the last yield, reused
-	todo     []*pending // of the last perform, reused
-	spare    []*pending // collected, for reuse
-	calls    []string
-	callErrs []error
-	waited   time.Duration
+	pending   map[int]*pending
+	nextID    int
+	ids       []int      // of the last yield, reused
+	todo      []*pending // of the last perform, reused
+	spare     []*pending // collected, for reuse
+	jobs      chan job   // to the run's worker (startWorker)
+	finished  chan *pending
+	calls     []string
+	abandoned []string
+	callErrs  []error
+	waited    time.Duration
 
 	log      strings.Builder
 	logChars int
@@ -196,8 +205,13 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	}
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
-	memory := newMemoryGuard(uint64(r.opts.MaxMemory), func() { r.stop(&MemoryError{Limit: r.opts.MaxMemory}) })
-	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, memory)
+	defer func() {
+		if r.jobs != nil {
+			close(r.jobs)
+		}
+	}()
+	r.memory = newMemoryGuard(uint64(r.opts.MaxMemory))
+	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, r.memory)
 	defer r.clock.halt()
 	r.clock.start()
 	compileStart := time.Now()
@@ -217,7 +231,8 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	defer r.st.Close()
 	// The context goes on before any coroutine exists: gopher-lua gives
 	// each new thread a child of its creator's context.
-	r.st.L.SetContext(r.budget)
+	watched := &watchedContext{Context: r.budget, r: r}
+	r.st.L.SetContext(watched)
 	r.st.InstallPrelude(lua.Host{
 		Known:   r.known,
 		Submit:  r.submit,
@@ -226,7 +241,10 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	})
 	r.script = script
 	fn, args := r.st.Load(script)
-	th, _ := r.st.L.NewThread()
+	th, cancel := r.st.L.NewThread()
+	cancel()
+	th.SetContext(watched)
+	r.main = th
 	r.st.SetMain(th)
 	return r.outcome(r.drive(th, fn, args))
 }
@@ -326,10 +344,12 @@ func (r *run) scriptError(err error) error {
 	msg := err.Error()
 	var apiErr *glua.ApiError
 	if errors.As(err, &apiErr) {
-		if s, ok := lua.StripPrelude(apiErr.Object).(glua.LString); ok {
+		if s, ok := lua.StripPrelude(lua.NameOverflow(r.main, apiErr.Object)).(glua.LString); ok {
 			msg = string(s)
 		} else if apiErr.Object == glua.LNil {
 			msg = "nil"
+		} else if text, ok := r.st.ErrorText(apiErr.Object); ok {
+			msg = text
 		} else if msg, err = r.st.Render(apiErr.Object, r.opts.MaxResultChars); err != nil {
 			return r.stopReason()
 		}
@@ -350,7 +370,7 @@ func (r *run) outcome(err error) Outcome {
 		err = r.result(&out)
 	}
 	out.Log, out.LogChars, out.Lines = r.log.String(), r.logChars, r.lines
-	out.Calls, out.Images, out.DroppedImages = r.calls, r.images, r.dropped
+	out.Calls, out.Abandoned, out.Images, out.DroppedImages = r.calls, r.abandoned, r.images, r.dropped
 	out.Timings = Timings{Compile: r.compiled, ToolWait: r.waited}
 	if r.clock != nil {
 		r.clock.pause() // the run is over: rendering the result was its last step

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -156,7 +158,7 @@ type hostRun struct {
 	budget time.Duration
 
 	mu       sync.Mutex
-	inFlight map[int]context.CancelFunc
+	inFlight map[int]inFlight
 	callErrs map[int]error
 	clock    *watchdog
 	waited   time.Duration
@@ -184,7 +186,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	if limit <= 0 {
 		limit = sandbox.DefaultMaxMemory
 	}
-	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]context.CancelFunc{}, callErrs: map[int]error{}}
+	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]inFlight{}, callErrs: map[int]error{}}
 	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
 		Code: req.Code, Tools: req.Tools.Tools(), SearchSchema: req.SearchSchema,
 		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
@@ -227,7 +229,9 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			if m.Outcome == nil {
 				return r.failed(limit, errors.New("an outcome frame without an outcome"))
 			}
-			return m.Outcome.decode(ctx, r.hostErr)
+			out := m.Outcome.decode(ctx, r.hostErr)
+			out.Abandoned = r.abandoned()
+			return out
 		default:
 			return r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type))
 		}
@@ -239,7 +243,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 func (r *hostRun) failed(limit int, readErr error) sandbox.Outcome {
 	r.w.kill(killEnd)
 	detail := r.w.died(readErr)
-	out := sandbox.Outcome{Calls: r.calls}
+	out := sandbox.Outcome{Calls: r.calls, Abandoned: r.abandoned()}
 	r.mu.Lock()
 	out.Timings.ToolWait = r.waited
 	r.mu.Unlock()
@@ -309,7 +313,7 @@ func (r *hostRun) startCall(m *message) {
 		r.clock.pause()
 		r.waitFrom = time.Now()
 	}
-	r.inFlight[m.ID] = cancel
+	r.inFlight[m.ID] = inFlight{name: m.Name, cancel: cancel}
 	r.mu.Unlock()
 	go func() {
 		defer cancel()
@@ -386,8 +390,8 @@ func (r *hostRun) hostErr(id int) error {
 func (r *hostRun) abandon(id int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if cancel := r.inFlight[id]; cancel != nil {
-		cancel()
+	if call, ok := r.inFlight[id]; ok {
+		call.cancel()
 	}
 }
 
@@ -395,9 +399,30 @@ func (r *hostRun) abandon(id int) {
 func (r *hostRun) abandonAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, cancel := range r.inFlight {
-		cancel()
+	for _, call := range r.inFlight {
+		call.cancel()
 	}
+}
+
+// inFlight is a call whose funnel has not returned yet.
+type inFlight struct {
+	name   string
+	cancel context.CancelFunc
+}
+
+// abandoned names the calls whose funnel has not returned as the run
+// ends, in the order they were made: the run does not wait for them
+// (Outcome.Abandoned). The worker's own list names only its stand-ins
+// for the host's funnel, which return as soon as the run stops.
+func (r *hostRun) abandoned() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ids := slices.Sorted(maps.Keys(r.inFlight))
+	var names []string
+	for _, id := range ids {
+		names = append(names, r.inFlight[id].name)
+	}
+	return names
 }
 
 // headBuffer keeps the first max bytes written to it: a Go runtime's

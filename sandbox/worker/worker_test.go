@@ -153,6 +153,42 @@ func TestCancelDuringCall(t *testing.T) {
 	}
 }
 
+// Issue 10 class 11 in a worker: a host funnel that ignores its context
+// does not hold the run; the cancellation ends it and the call left
+// behind is named in Outcome.Abandoned, as in-process.
+func TestFunnelIgnoringItsContext(t *testing.T) {
+	p := testPool(t, nil)
+	release := make(chan struct{})
+	defer close(release)
+	entered := make(chan struct{})
+	req := request(`tools.echo{} tools.block{} return 1`)
+	inner := req.Funnel
+	req.Funnel = sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
+		if c.Name != "block" {
+			return inner.Call(ctx, c)
+		}
+		close(entered)
+		<-release // ignores its context
+		return sandbox.Output{}, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan sandbox.Outcome)
+	go func() { done <- p.Run(ctx, req, nil) }()
+	<-entered
+	canceledAt := time.Now()
+	cancel()
+	out := <-done
+	if late := time.Since(canceledAt); late >= p.grace {
+		t.Errorf("returned %v after the cancellation, not before the grace period (%v)", late, p.grace)
+	}
+	if !errors.Is(out.Err, sandbox.ErrCanceled) {
+		t.Errorf("err = %v, want the cancellation", out.Err)
+	}
+	if diff := cmp.Diff([]string{"block"}, out.Abandoned); diff != "" {
+		t.Errorf("abandoned (-want +got):\n%s", diff)
+	}
+}
+
 // BUD-1, ISO-8: a worker stuck in one step is killed once its budget and
 // the grace period are spent, and the run reports the budget.
 func TestHardKillPastBudget(t *testing.T) {
