@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/execlua/execlua/lua"
+	"github.com/execlua/execlua/internal/luavm"
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -104,16 +104,16 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 	default:
 		return nil, fmt.Errorf("tools.%s expects one table of arguments (or nothing), got a %s", name, args.Type())
 	}
-	var schema *lua.Schema
+	var schema *luavm.Schema
 	if tool != nil {
 		schema = tool.schema()
 	} else {
 		if r.searchSchema == nil {
-			r.searchSchema, _ = lua.ParseSchema(r.req.SearchSchema)
+			r.searchSchema, _ = luavm.ParseSchema(r.req.SearchSchema)
 		}
 		schema = r.searchSchema
 	}
-	encoded, err := lua.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+	encoded, err := luavm.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 	if err == nil && encoded[0] != '{' {
 		// A sequence, or tools.null: MCP arguments are one object.
 		return nil, fmt.Errorf("tools.%s takes one table of named arguments, not a list: call it as tools.%s{ name = value, ... }", name, name)
@@ -258,13 +258,13 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 	}
 	switch {
 	case p.out.Decoded != nil:
-		v, err := lua.FromGo(L, p.out.Decoded)
+		v, err := luavm.FromGo(L, p.out.Decoded)
 		if err != nil {
 			return glua.LNil, fmt.Errorf("%s: %w", p.call.Name, err)
 		}
 		return v, nil
 	case len(p.out.Structured) > 0:
-		v, err := lua.FromJSON(L, p.out.Structured)
+		v, err := luavm.FromJSON(L, p.out.Structured)
 		if err != nil {
 			return glua.LNil, fmt.Errorf("%s returned structured content that is not valid JSON", p.call.Name)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/execlua/execlua/lua"
+	"github.com/execlua/execlua/internal/luavm"
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/execlua/execlua/internal/toolname"
@@ -142,8 +142,8 @@ type Timings struct {
 type run struct {
 	opts   Options
 	req    Request
-	st     *lua.State
-	script *lua.Script
+	st     *luavm.State
+	script *luavm.Script
 	ctx    context.Context // the caller's
 	budget context.Context // cancelled when the run must stop
 	stop   context.CancelCauseFunc
@@ -151,7 +151,7 @@ type run struct {
 	memory *memoryGuard
 	main   *glua.LState // the thread running the script
 	// searchSchema is ToolSearch's input schema, parsed at its first call.
-	searchSchema *lua.Schema
+	searchSchema *luavm.Schema
 
 	pending   map[int]*pending
 	nextID    int
@@ -221,7 +221,7 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 		return r.outcome(err)
 	}
 
-	r.st = lua.New(&lua.Options{
+	r.st = luavm.New(&luavm.Options{
 		MaxStringBytes: r.opts.MaxStringBytes,
 		MaxCoroutines:  r.opts.MaxCoroutines,
 		Print:          r.print,
@@ -233,7 +233,7 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	// each new thread a child of its creator's context.
 	watched := &watchedContext{Context: r.budget, r: r}
 	r.st.L.SetContext(watched)
-	r.st.InstallPrelude(lua.Host{
+	r.st.InstallPrelude(luavm.Host{
 		Known:   r.known,
 		Submit:  r.submit,
 		Perform: r.performNow,
@@ -253,9 +253,9 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 // clock: a run stopped meanwhile (budget, cancellation) returns at once,
 // and the compilation, which stops reading the source then and which
 // Compile's limits keep short, ends on its own and is dropped.
-func (r *run) compile(code string) (*lua.Script, error) {
+func (r *run) compile(code string) (*luavm.Script, error) {
 	type compiled struct {
-		script *lua.Script
+		script *luavm.Script
 		err    error
 	}
 	done := make(chan compiled, 1)
@@ -265,7 +265,7 @@ func (r *run) compile(code string) (*lua.Script, error) {
 				done <- compiled{err: fmt.Errorf("%w: compiling panicked: %v\n%s", ErrCrashed, p, debug.Stack())}
 			}
 		}()
-		script, err := lua.CompileContext(r.budget, code)
+		script, err := luavm.CompileContext(r.budget, code)
 		if err != nil {
 			err = &ScriptError{Message: err.Error()}
 		}
@@ -344,7 +344,7 @@ func (r *run) scriptError(err error) error {
 	msg := err.Error()
 	var apiErr *glua.ApiError
 	if errors.As(err, &apiErr) {
-		if s, ok := lua.StripPrelude(lua.NameOverflow(r.main, apiErr.Object)).(glua.LString); ok {
+		if s, ok := luavm.StripPrelude(luavm.NameOverflow(r.main, apiErr.Object)).(glua.LString); ok {
 			msg = string(s)
 		} else if apiErr.Object == glua.LNil {
 			msg = "nil"

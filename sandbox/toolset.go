@@ -3,7 +3,7 @@ package sandbox
 import (
 	"sync"
 
-	"github.com/execlua/execlua/lua"
+	"github.com/execlua/execlua/internal/luavm"
 )
 
 // Toolset is a reachable set prepared for many runs: the name map, and
@@ -17,7 +17,7 @@ type Toolset struct {
 
 type toolEntry struct {
 	tool   Tool
-	schema func() *lua.Schema
+	schema func() *luavm.Schema
 }
 
 // NewToolset prepares tools for runs; a repeated name keeps its last tool.
@@ -31,9 +31,9 @@ func NewToolset(tools []Tool) *Toolset {
 
 // parsedOnce parses an input schema at first use; a schema that does not
 // parse only loses the empty-array rule.
-func parsedOnce(raw []byte) func() *lua.Schema {
-	return sync.OnceValue(func() *lua.Schema {
-		schema, _ := lua.ParseSchema(raw)
+func parsedOnce(raw []byte) func() *luavm.Schema {
+	return sync.OnceValue(func() *luavm.Schema {
+		schema, _ := luavm.ParseSchema(raw)
 		return schema
 	})
 }

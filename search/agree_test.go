@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/execlua/execlua/lua"
+	"github.com/execlua/execlua/internal/luavm"
 	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
@@ -124,7 +124,7 @@ func topType(s string, stop byte) string {
 // luaSendsArray encodes { field = {} } as the tool's arguments.
 func luaSendsArray(t *testing.T, schema, field string) bool {
 	t.Helper()
-	s, err := lua.ParseSchema(json.RawMessage(schema))
+	s, err := luavm.ParseSchema(json.RawMessage(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func luaSendsArray(t *testing.T, schema, field string) bool {
 	defer L.Close()
 	args := L.NewTable()
 	args.RawSetString(field, L.NewTable())
-	out, err := lua.ToJSON(L, args, s, "args", 1<<20)
+	out, err := luavm.ToJSON(L, args, s, "args", 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

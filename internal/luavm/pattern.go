@@ -1,4 +1,4 @@
-package lua
+package luavm
 
 // Lua 5.1 pattern matching, written for the sandbox: the same semantics as
 // the reference string library, but every step is counted so that a

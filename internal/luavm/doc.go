@@ -1,4 +1,4 @@
-// Package lua is the language layer of execlua: the global environment a
+// Package luavm is the language layer of execlua: the global environment a
 // script sees, and the conversion of values between Lua and JSON.
 //
 // Every run gets a fresh gopher-lua state (New, then InstallPrelude), never
@@ -55,4 +55,9 @@
 // Footprint estimates what a script still reaches, for the sandbox's
 // per-run memory accounting; it walks the VM and must run on the VM's
 // goroutine between two instructions.
-package lua
+//
+// The package is internal: the protocol between the prelude and the
+// sandbox's driver (Host, the marks, the yield error, Load and Results) is
+// not public API. Package lua is the public face, for a Go program that
+// wants a safe Lua state of its own.
+package luavm
