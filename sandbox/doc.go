@@ -1,4 +1,4 @@
-// Package sandbox runs one Lua script: a fresh state from package lua, a
+// Package sandbox runs one Lua script: a fresh state from package internal/luavm, a
 // driver that carries nested tool calls, the budget clock, the limits, and
 // the turning of every failure into an Outcome.
 //
@@ -33,7 +33,7 @@
 // Memory is charged to the run that holds it. The process's heap is only
 // the trigger: when it grows past what the run could still add, the run's
 // own goroutine, between two instructions, walks what the script reaches
-// (lua.State.Footprint) and stops the run only if that is over MaxMemory. Run never panics and never returns a Go error for script-level
+// (luavm.State.Footprint) and stops the run only if that is over MaxMemory. Run never panics and never returns a Go error for script-level
 // failures: Outcome.Err carries a sentinel-wrapping error instead.
 //
 // The reachable set is a Toolset, built once per pool and shared by every

@@ -341,18 +341,9 @@ func (r *run) budgetError() error {
 // scriptError turns the error a script ended with into a ScriptError,
 // linked to the nested call's Go error when the message came from one.
 func (r *run) scriptError(err error) error {
-	msg := err.Error()
-	var apiErr *glua.ApiError
-	if errors.As(err, &apiErr) {
-		if s, ok := luavm.StripPrelude(luavm.NameOverflow(r.main, apiErr.Object)).(glua.LString); ok {
-			msg = string(s)
-		} else if apiErr.Object == glua.LNil {
-			msg = "nil"
-		} else if text, ok := r.st.ErrorText(apiErr.Object); ok {
-			msg = text
-		} else if msg, err = r.st.Render(apiErr.Object, r.opts.MaxResultChars); err != nil {
-			return r.stopReason()
-		}
+	msg, err := r.st.ErrorMessage(r.main, err, r.opts.MaxResultChars)
+	if err != nil {
+		return r.stopReason()
 	}
 	se := &ScriptError{Message: r.script.Explain(msg)}
 	for i := len(r.callErrs) - 1; i >= 0; i-- {

@@ -18,7 +18,7 @@
 //     walk down to a member's or an element's schema.
 //   - Accepts checks a JSON value's type against a list of types.
 //
-// Package render builds signatures on the tree, package lua the empty-table
+// Package render builds signatures on the tree, package internal/luavm the empty-table
 // rule, package search ToolSearch's argument check; the agreement test in
 // package search feeds all three the same awkward schemas. Nothing here
 // validates a value against a whole schema: the tools do that.

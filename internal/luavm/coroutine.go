@@ -420,3 +420,27 @@ func canYield(L *glua.LState) bool {
 	}
 	return false
 }
+
+// ErrorMessage is the text of the error a script ended with on its main
+// thread th: a string without prelude positions, the __tostring of a table
+// that has one, or the value rendered in at most keep characters (which
+// fails only when the run is stopped meanwhile).
+func (s *State) ErrorMessage(th *glua.LState, err error, keep int) (string, error) {
+	var apiErr *glua.ApiError
+	if !errors.As(err, &apiErr) {
+		return err.Error(), nil
+	}
+	if str, ok := StripPrelude(NameOverflow(th, apiErr.Object)).(glua.LString); ok {
+		return string(str), nil
+	}
+	if apiErr.Object == glua.LNil {
+		return "nil", nil
+	}
+	if text, ok := s.ErrorText(apiErr.Object); ok {
+		return text, nil
+	}
+	return s.Render(apiErr.Object, keep)
+}
+
+// MaxStringBytes is the longest string this state's builtins may build.
+func (s *State) MaxStringBytes() int { return s.opts.MaxStringBytes }

@@ -1,0 +1,43 @@
+package lua_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/execlua/execlua/lua"
+)
+
+// A Go program runs a script of its own in the safe environment: data in
+// through Globals, printed lines through Print, return values out as JSON.
+func ExampleRun() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := lua.Run(ctx, `
+		local words = {}
+		for w in string.gmatch(text, "%a+") do
+			words[#words + 1] = string.upper(w)
+		end
+		print(#words .. " words, os is " .. type(os))
+		return words, { n = #words }
+	`, &lua.Options{
+		Globals: map[string]any{"text": "a safe Lua, of its own"},
+		Print:   func(line string) { fmt.Println("print:", line) },
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range out {
+		fmt.Println(string(v))
+	}
+
+	_, err = lua.Run(ctx, `return { cb = print }`, nil)
+	fmt.Println(err, errors.Is(err, lua.ErrNotData))
+	// Output:
+	// print: 6 words, os is nil
+	// ["A","SAFE","LUA","OF","ITS","OWN"]
+	// {"n":6}
+	// result[1].cb is a function; only nil, booleans, numbers, strings and plain tables can be passed to a tool true
+}
