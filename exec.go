@@ -37,7 +37,7 @@ const descriptionTail = `
 
 Calling a tool:
 - tools.<name>{ field = value, ... } calls a tool with one table of arguments, passed on field by field as written; tools.<name>() passes none. Names that are not Lua identifiers (with - or . in them) use brackets: tools["<name>"]{ ... }.
-- A call returns the tool's output and nothing else: its structured output as a Lua table when it has one, else its text as a string (several text blocks joined by newlines), else nil. Images it returns are attached to this tool's result.
+- A call returns the tool's output and nothing else: its structured output as a Lua table when it has one, else its text as a string (several text blocks joined by newlines), else nil. JSON null reads as nil, except inside an array, where it is tools.null so that every element keeps its place; tools.null goes back out as null. Images it returns are attached to this tool's result.
 - A call that fails or is refused raises an error where it is made. Catch it with pcall to carry on: local ok, res = pcall(tools.<name>, { ... })
 - tools.parallel(f1, f2, ...) runs the functions together, so that their tool calls are in flight at the same time, and returns each function's first result in argument order. If one raises, parallel raises the first error once all have finished.
 - Every call goes through the same permission checks and hooks as calling that tool directly: it may ask the user, and it may be refused.

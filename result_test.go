@@ -154,3 +154,26 @@ func TestTrimSourcePaths(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A funnel that ignores its context is left behind when the run is
+// cancelled, and the host learns which call it abandoned.
+func TestResultNamesAbandonedCalls(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	arrived := make(chan struct{})
+	stuck := FunnelFunc(func(context.Context, Call) (Output, error) {
+		close(arrived)
+		<-release // ignores its context on purpose
+		return Output{}, nil
+	})
+	s := newSession(t, stuck, &Options{Tools: builtins()})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-arrived; cancel() }()
+	res := s.Run(ctx, input(`return tools.WebFetch{ url = "x" }`), nil)
+	if !res.IsError || !errors.Is(res.Err, ErrCanceled) {
+		t.Fatalf("result %+v, want a cancelled run", res)
+	}
+	if diff := cmp.Diff([]string{"WebFetch"}, res.Abandoned); diff != "" {
+		t.Errorf("abandoned calls (-want +got):\n%s", diff)
+	}
+}

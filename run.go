@@ -55,6 +55,10 @@ type Result struct {
 	// and refused calls included: what "was tool X called" checks read
 	// (SUM-9, SUM-10). Never sent to the model.
 	Calls []string
+	// Abandoned names the nested calls whose funnel had not returned when
+	// the run ended (a funnel ignoring its context): left behind, never
+	// waited for. A host that sees names here has a funnel to fix.
+	Abandoned []string
 	// Printed are the lines the script printed, as far as the log limit
 	// kept them; a failed run keeps them too.
 	Printed []string
@@ -130,14 +134,15 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 		return s.failed(out.Err, out)
 	}
 	return Result{
-		Text:     successText(out),
-		Images:   out.Images,
-		Summary:  summary(out.Calls),
-		Calls:    out.Calls,
-		Printed:  out.Lines,
-		Value:    resultValue(out),
-		HasValue: out.HasResult,
-		Timings:  out.Timings,
+		Text:      successText(out),
+		Images:    out.Images,
+		Summary:   summary(out.Calls),
+		Calls:     out.Calls,
+		Abandoned: out.Abandoned,
+		Printed:   out.Lines,
+		Value:     resultValue(out),
+		HasValue:  out.HasResult,
+		Timings:   out.Timings,
 	}
 }
 
@@ -156,7 +161,7 @@ func (s *Session) failed(err error, out sandbox.Outcome) Result {
 		text += "\n\nPrinted output before the failure:\n" + log
 	}
 	text += imagesNote(out)
-	return Result{Text: text, Images: out.Images, IsError: true, Summary: "failed", Calls: out.Calls,
+	return Result{Text: text, Images: out.Images, IsError: true, Summary: "failed", Calls: out.Calls, Abandoned: out.Abandoned,
 		Printed: out.Lines, Timings: out.Timings, Err: err}
 }
 
