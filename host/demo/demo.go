@@ -202,17 +202,28 @@ func (st *noteStore) list(_ context.Context, req mcp.CallToolRequest) (*mcp.Call
 	return mcp.NewToolResultStructuredOnly(map[string]any{"notes": out}), nil
 }
 
-func (st *noteStore) get(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// find locks the store and returns the index of the note the request's id
+// names, or the error result to answer with (the lock is then released).
+func (st *noteStore) find(req mcp.CallToolRequest) (int, *mcp.CallToolResult) {
 	id, err := req.RequireInt("id")
 	if err != nil {
-		return mcp.NewToolResultError("id must be an integer"), nil
+		return 0, mcp.NewToolResultError("id must be an integer")
 	}
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	i := slices.IndexFunc(st.notes, func(n note) bool { return n.ID == id })
 	if i < 0 {
-		return mcp.NewToolResultErrorf("no note with id %d", id), nil
+		st.mu.Unlock()
+		return 0, mcp.NewToolResultErrorf("no note with id %d", id)
 	}
+	return i, nil
+}
+
+func (st *noteStore) get(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	i, failed := st.find(req)
+	if failed != nil {
+		return failed, nil
+	}
+	defer st.mu.Unlock()
 	return mcp.NewToolResultStructuredOnly(st.notes[i]), nil
 }
 
@@ -231,16 +242,12 @@ func (st *noteStore) add(_ context.Context, req mcp.CallToolRequest) (*mcp.CallT
 }
 
 func (st *noteStore) delete(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	id, err := req.RequireInt("id")
-	if err != nil {
-		return mcp.NewToolResultError("id must be an integer"), nil
+	i, failed := st.find(req)
+	if failed != nil {
+		return failed, nil
 	}
-	st.mu.Lock()
 	defer st.mu.Unlock()
-	i := slices.IndexFunc(st.notes, func(n note) bool { return n.ID == id })
-	if i < 0 {
-		return mcp.NewToolResultErrorf("no note with id %d", id), nil
-	}
+	id := st.notes[i].ID
 	st.notes = slices.Delete(st.notes, i, i+1)
 	return mcp.NewToolResultText(fmt.Sprintf("deleted note %d", id)), nil
 }
