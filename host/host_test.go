@@ -142,7 +142,7 @@ return tools.mcp__fx__echo{ note = "fine" }`)
 	}
 }
 
-// TestHOOK1_HooksFireForNestedCalls: hooks whose matcher names a pool tool
+// TestHOOK1_HooksFireForNestedCalls (HOOK-1): hooks whose matcher names a pool tool
 // (an MCP tool, a deferred builtin) fire for nested calls, matched and fed
 // with the leaf.
 func TestHOOK1_HooksFireForNestedCalls(t *testing.T) {
@@ -237,7 +237,7 @@ func TestHOOK3_PostToolUseMessage(t *testing.T) {
 	}
 }
 
-// TestHOOK5_FailOpen: a hook that fails or times out lets the call
+// TestHOOK5_FailOpen (HOOK-5): a hook that fails or times out lets the call
 // through and is reported.
 func TestHOOK5_FailOpen(t *testing.T) {
 	e := setup(t, nil, nil)

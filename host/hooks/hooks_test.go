@@ -97,7 +97,7 @@ func TestHOOK3_PostBlock(t *testing.T) {
 	}
 }
 
-// TestHOOK5_FailOpen: a hook that crashes, cannot start or times out lets
+// TestHOOK5_FailOpen (HOOK-5): a hook that crashes, cannot start or times out lets
 // the call through and is reported; a timed-out hook's children die with
 // it.
 func TestHOOK5_FailOpen(t *testing.T) {
