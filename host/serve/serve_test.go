@@ -155,14 +155,7 @@ func TestToolsAndInstructions(t *testing.T) {
 	if !strings.Contains(instructions, "mcp__demo__echo") || strings.Contains(instructions, "mcp__pinned__hello") {
 		t.Errorf("instructions = %q, want the pool's names only", instructions)
 	}
-	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
-	}
+	names := toolNames(t, c)
 	if strings.Join(names, ",") != "Exec,mcp__pinned__hello" {
 		t.Errorf("tools = %v, want Exec and the flat tool", names)
 	}
@@ -326,14 +319,7 @@ func TestFlatToolChangeNotifiesClients(t *testing.T) {
 	})
 	changed("mcp__pinned__bye", true)
 	<-listChanged
-	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
-	}
+	names := toolNames(t, c)
 	if strings.Join(names, ",") != "Exec,mcp__pinned__bye,mcp__pinned__hello" {
 		t.Errorf("tools = %v", names)
 	}
@@ -385,4 +371,18 @@ func TestInProcessCallsWhileServingHTTP(t *testing.T) {
 	if got := texts(flat); flat.IsError || len(got) != 1 || got[0] != "hello x" {
 		t.Errorf("flat call of an in-process tool = %q (error %v)", got, flat.IsError)
 	}
+}
+
+// toolNames lists the names of the tools the client is offered.
+func toolNames(t *testing.T, c *client.Client) []string {
+	t.Helper()
+	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	return names
 }
