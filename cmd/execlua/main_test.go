@@ -660,3 +660,11 @@ func TestRunIsolationProcess(t *testing.T) {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 }
+
+// Flags may follow the script, as people type them.
+func TestFlagsAfterTheScript(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__demo__echo{ a = 1 }`, "run", "-", "--demo", "--yes", "--json").want(t, exitOK)
+	if !strings.Contains(r.stdout, `"ok": true`) && !strings.Contains(r.stdout, `"ok":true`) {
+		t.Errorf("stdout = %q, want the --json shape", r.stdout)
+	}
+}
