@@ -81,8 +81,10 @@ type State struct {
 	// null is tools.null, which a JSON null inside an array becomes;
 	// empty remembers whether an empty table decoded from JSON was an
 	// array, so that it goes back out as it came (the round trip).
-	null       *glua.LTable
-	empty      *weakMap[bool]
+	null  *glua.LTable
+	empty *weakMap[bool]
+	// keys are the object keys of converted tool output, boxed once.
+	keys       keyBoxes
 	coroutines int
 	// owners links the coroutine of a pcall, xpcall or parallel branch to
 	// the coroutine it acts for (the prelude's adopt).
@@ -520,7 +522,7 @@ func (s *State) print(L *glua.LState) int {
 		}
 		v := L.Get(i)
 		if _, ok := v.(*glua.LTable); ok {
-			if err := e.encode(v, nil, nil, "", 0); err != nil {
+			if err := e.encode(v, nil, nil, 0); err != nil {
 				L.RaiseError("%s", err.Error())
 			}
 			continue
