@@ -317,24 +317,24 @@ func (r *run) execute() (out Outcome) {
 		return r.outcome(err)
 	}
 
-	r.st = luavm.New(&luavm.Options{
+	r.st = prepared.take()
+	defer r.st.Close()
+	r.st.Bind(&luavm.Options{
 		MaxStringBytes: r.opts.MaxStringBytes,
 		MaxCoroutines:  r.opts.MaxCoroutines,
 		Print:          r.print,
 		PrintRoom:      r.printRoom,
 		OnCrash:        func(err error) { r.stop(fmt.Errorf("%w: %w", ErrCrashed, err)) },
-	})
-	defer r.st.Close()
-	// The context goes on before any coroutine exists: gopher-lua gives
-	// each new thread a child of its creator's context.
-	watched := &watchedContext{Context: r.budget, r: r}
-	r.st.L.SetContext(watched)
-	r.st.InstallPrelude(luavm.Host{
+	}, luavm.Host{
 		Known:   r.known,
 		Submit:  r.submit,
 		Perform: r.performNow,
 		Collect: r.collect,
 	})
+	// The context goes on before any coroutine exists: gopher-lua gives
+	// each new thread a child of its creator's context.
+	watched := &watchedContext{Context: r.budget, r: r}
+	r.st.L.SetContext(watched)
 	r.script = script
 	fn, args := r.st.Load(script)
 	th, cancel := r.st.L.NewThread()

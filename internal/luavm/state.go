@@ -68,8 +68,8 @@ func (o *Options) withDefaults() Options {
 }
 
 // State is one script environment: a fresh gopher-lua state holding only
-// the allowlisted globals. It is used for one run and then closed; it is
-// never pooled.
+// the allowlisted globals. It is used for one run and then closed; it may
+// be prepared ahead of its run (Prepare), never reused.
 type State struct {
 	L    *glua.LState
 	opts Options
@@ -142,6 +142,21 @@ func New(opts *Options) *State {
 	s.openLibs()
 	states.Store(s.L.G, s)
 	return s
+}
+
+// Prepare makes a state ahead of its run: New and InstallPrelude, with
+// the options and the host left for Bind to give. A prepared state is
+// still used for one run only.
+func Prepare() *State {
+	s := New(nil)
+	s.InstallPrelude(Host{})
+	return s
+}
+
+// Bind gives a prepared state its run's options and host, before the run
+// starts.
+func (s *State) Bind(opts *Options, host Host) {
+	s.opts, s.host = opts.withDefaults(), host
 }
 
 // Close releases the state.
