@@ -144,7 +144,14 @@ type encoder struct {
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
-	e := newEncoder(L, stateOf(L), math.MaxInt)
+	var e *encoder
+	if s := stateOf(L); s != nil {
+		// One at a time per state: the walk calls no Lua.
+		e = &s.args
+		e.init(L, s, math.MaxInt)
+	} else {
+		e = newEncoder(L, nil, math.MaxInt)
+	}
 	e.strict, e.root, e.maxBytes = true, name, maxBytes
 	var root *schemaNode
 	if schema != nil {
@@ -221,9 +228,15 @@ func (s *State) lenient(keep int) *encoder {
 
 // newEncoder is a lenient encoder keeping keep characters.
 func newEncoder(L *glua.LState, s *State, keep int) *encoder {
-	e := &encoder{L: L, s: s, maxBytes: math.MaxInt, buf: sink{keep: keep}}
-	e.path, e.keys, e.at = e.pathRoom[:0], e.keysRoom[:0], e.atRoom[:0]
+	e := &encoder{}
+	e.init(L, s, keep)
 	return e
+}
+
+// init readies e for a walk as newEncoder makes it.
+func (e *encoder) init(L *glua.LState, s *State, keep int) {
+	*e = encoder{L: L, s: s, maxBytes: math.MaxInt, buf: sink{keep: keep}}
+	e.path, e.keys, e.at = e.pathRoom[:0], e.keysRoom[:0], e.atRoom[:0]
 }
 
 // stopped is the cause of the run's stop, or nil while it may go on.

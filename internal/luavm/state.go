@@ -83,6 +83,8 @@ type State struct {
 	// array, so that it goes back out as it came (the round trip).
 	null  *glua.LTable
 	empty *weakMap[bool]
+	// args encodes tool arguments (ToJSON), one walk at a time.
+	args encoder
 	// keys are the object keys of converted tool output, boxed once.
 	keys       keyBoxes
 	coroutines int
