@@ -122,13 +122,16 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 }
 
 // perform carries out the calls of one yield with the budget clock stopped
-// (the driver paused it), never on the run's own goroutine. Calls get the run's own context, so they are cancelled whenever the run
-// stops, and the nested-wait cap when one is set. perform returns early
-// when the run is stopped (the caller cancelled, a crash) or the cap is
-// reached; the VM then fails at its next instruction.
+// (the driver paused it). Calls get the run's own context, so they are
+// cancelled whenever the run stops, the nested-wait cap included. A single
+// call is performed inline on the VM goroutine, in the vmCalling phase, so
+// that Run's goroutine can leave it to a funnel that ignores its context
+// (leave); several fan out, and perform returns early when the run is
+// stopped, naming those still out as abandoned. The VM then fails at its
+// next instruction.
 func (r *run) perform(ids []int) {
 	if r.budget.Err() != nil {
-		return // stopped: the worker may still be held by an abandoned call
+		return
 	}
 	todo := r.todo[:0]
 	for _, id := range ids {
@@ -140,74 +143,45 @@ func (r *run) perform(ids []int) {
 	if len(todo) == 0 {
 		return
 	}
-	ctx := r.budget
-	started := time.Now()
-	defer func() { r.waited += time.Since(started) }()
+	r.callStart = time.Now()
 	if r.opts.MaxNestedWait > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(r.budget, r.opts.MaxNestedWait-r.waited, &NestedWaitError{Limit: r.opts.MaxNestedWait})
-		defer cancel()
+		capped := time.AfterFunc(r.opts.MaxNestedWait-r.waited, func() {
+			r.stop(&NestedWaitError{Limit: r.opts.MaxNestedWait})
+		})
+		defer capped.Stop()
 	}
-
-	// No call runs on the run's goroutine, so that a funnel that ignores
-	// its context cannot hold the run: the run returns at once and reports
-	// the call as abandoned. A single call goes to the run's worker (a
-	// handoff costs far less than a new goroutine), several fan out.
-	var finished chan *pending
 	if len(todo) == 1 {
-		r.startWorker()
-		finished = r.finished
-		r.jobs <- job{ctx, todo[0]}
-	} else {
-		finished = make(chan *pending, len(todo))
-		for _, p := range todo {
-			go func() {
-				r.call(ctx, p)
-				finished <- p
-			}()
+		r.calling = todo[0].call.Name
+		if !r.phase.CompareAndSwap(vmRunning, vmCalling) {
+			return // stopped: Run waits for the VM to end
 		}
+		r.call(r.budget, todo[0])
+		if r.back(vmCalling) {
+			r.waited += time.Since(r.callStart)
+		}
+		return
+	}
+	defer func() { r.waited += time.Since(r.callStart) }()
+	finished := make(chan *pending, len(todo))
+	for _, p := range todo {
+		go func() {
+			r.call(r.budget, p)
+			finished <- p
+		}()
 	}
 	for left := len(todo); left > 0; left-- {
 		select {
 		case p := <-finished:
 			p.returned = true
-		case <-ctx.Done():
+		case <-r.budget.Done():
 			for _, p := range todo {
 				if !p.returned {
 					r.abandoned = append(r.abandoned, p.call.Name)
 				}
 			}
-			r.stop(context.Cause(ctx))
 			return
 		}
 	}
-	if ctx.Err() != nil {
-		r.stop(context.Cause(ctx))
-	}
-}
-
-// job is one single call for the run's worker.
-type job struct {
-	ctx context.Context
-	p   *pending
-}
-
-// startWorker starts the goroutine that performs the run's single calls,
-// once; it ends when the run closes r.jobs (after its current call, if a
-// funnel holds it).
-func (r *run) startWorker() {
-	if r.jobs != nil {
-		return
-	}
-	r.jobs = make(chan job)
-	r.finished = make(chan *pending, 1)
-	jobs, finished := r.jobs, r.finished
-	go func() {
-		for j := range jobs {
-			r.call(j.ctx, j.p)
-			finished <- j.p
-		}
-	}()
 }
 
 // call performs one call through the funnel; a panic there is a crash.

@@ -25,10 +25,11 @@
 // limit ended the run; gopher-lua checks it before every instruction, and
 // the builtins that can run long (pattern matching, table.sort,
 // table.concat, JSON encoding) check it themselves. Cancelling the caller's
-// context ends the run promptly: compiling is done on a goroutine the run
-// stops waiting for, and every nested call runs off the run's goroutine, so
-// a funnel that ignores its context is left behind and named in
-// Outcome.Abandoned.
+// context ends the run promptly: the VM runs on a goroutine of its own,
+// which compiles the script and performs a yield's single call inline, and
+// Run's goroutine waits for it or for the run's stop. A stopped VM ends at
+// its next instruction; one held in the compiler or by a funnel that
+// ignores its context is left behind, the call named in Outcome.Abandoned.
 //
 // Memory is charged to the run that holds it. The process's heap is only
 // the trigger: when it grows past what the run could still add, the run's

@@ -26,6 +26,9 @@ import (
 // left out of ns/op, B/op and allocs/op, which are execlua's own. Run it
 // with `make bench`.
 //
+// The cold run is measured both from a fresh state and from one prepared
+// ahead (SetPreparedStates); the other rows use fresh states.
+//
 // The floors: a bare gopher-lua coroutine yielding from a Go function, a
 // fresh table each way; a bare gopher-lua state opened with the same
 // libraries; a Node worker's postMessage round trip of the same payloads
@@ -64,9 +67,14 @@ func BenchmarkFloors(b *testing.B) {
 	b.Run("call-2KB/execlua-decoded", compare(timed(nestedCalls(answer(Output{Decoded: decoded}))), withNode("x-node", node2K,
 		floor{unit: "x-json+table", op: jsonTable})...))
 
+	// The cold run from a fresh state, then from a prepared one with the
+	// prepared states warm (refilling them is left out of the time).
+	SetPreparedStates(0)
+	defer SetPreparedStates(DefaultPreparedStates)
 	bare, cold := timed(repeat(bareCold)), timed(repeat(coldRun(100)))
 	b.Run("cold/bare", solo(bare))
 	b.Run("cold/execlua", compare(cold, floor{unit: "x-bare", op: bare}))
+	b.Run("cold/prepared", compare(preparedRuns(coldRun(100)), floor{unit: "x-bare", op: bare}))
 
 	b.Run("pool/10000", compare(timed(repeat(coldRun(10000))), floor{unit: "x-100", op: cold}))
 
@@ -323,6 +331,26 @@ func coldRun(n int) func() error {
 	}
 	req := Request{Code: `return 1`, Tools: NewToolset(tools)}
 	return func() error { return Run(context.Background(), req, nil).Err }
+}
+
+// preparedRuns times n runs each from a prepared state, waiting with the
+// clock stopped until the states taken are prepared again.
+func preparedRuns(run func() error) op {
+	return func(n int) (time.Duration, error) {
+		SetPreparedStates(DefaultPreparedStates)
+		defer SetPreparedStates(0)
+		var d time.Duration
+		for range n {
+			prepared.waitReady()
+			start := time.Now()
+			err := run()
+			d += time.Since(start)
+			if err != nil {
+				return d, err
+			}
+		}
+		return d, nil
+	}
 }
 
 // repeat runs op n times.

@@ -3,7 +3,10 @@ package sandbox
 import (
 	"context"
 	"runtime"
+	"slices"
 	"testing"
+
+	"github.com/execlua/execlua/internal/luavm"
 )
 
 // A run allocates the same whatever the size of the pool it reaches: the
@@ -65,7 +68,9 @@ func TestBlockedRunHeap(t *testing.T) {
 		Funnel: funnel,
 	}
 	// What is built once per process (the prelude, the library
-	// template) is built before the measure.
+	// template) is built before the measure; the run's own state only.
+	defer SetPreparedStates(DefaultPreparedStates)
+	SetPreparedStates(0)
 	if out := Run(context.Background(), Request{Code: `return 1`}, nil); out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -99,4 +104,56 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// A prepared state holds its libraries and prelude: what a host pays in
+// heap for each state it keeps prepared (SetPreparedStates).
+func TestPreparedStateHeap(t *testing.T) {
+	const states = 50
+	luavm.Prepare().Close() // what is built once per process
+	before := liveHeap()
+	kept := make([]*luavm.State, states)
+	for i := range kept {
+		kept[i] = luavm.Prepare()
+	}
+	perState := (int64(liveHeap()) - int64(before)) / states
+	for _, st := range kept {
+		st.Close()
+	}
+	t.Logf("%d bytes of live heap per prepared state", perState)
+	if perState > 48<<10 {
+		t.Errorf("a prepared state holds %d bytes of live heap; the bound is 48 KiB", perState)
+	}
+}
+
+// Runs take prepared states, each once, and the states taken are
+// prepared again in the background; with none wanted, runs prepare their
+// own.
+func TestPreparedStates(t *testing.T) {
+	defer SetPreparedStates(DefaultPreparedStates)
+	for _, want := range []int{0, 1, 3} {
+		SetPreparedStates(want)
+		seen := map[*luavm.State]bool{}
+		for range 5 {
+			prepared.waitReady()
+			prepared.mu.Lock()
+			ready := slices.Clone(prepared.ready)
+			prepared.mu.Unlock()
+			if len(ready) != want {
+				t.Fatalf("want %d prepared: %d ready", want, len(ready))
+			}
+			for _, st := range ready {
+				if seen[st] {
+					t.Fatal("a state was offered to a second run")
+				}
+			}
+			out := Run(context.Background(), Request{Code: `x = (x or 0) + 1 return x`}, nil)
+			if out.Err != nil || out.Result != "1" {
+				t.Fatalf("got %q, %v: a run saw another's globals", out.Result, out.Err)
+			}
+			if want > 0 {
+				seen[ready[want-1]] = true // the one the run took
+			}
+		}
+	}
 }

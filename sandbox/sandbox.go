@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/execlua/execlua/internal/luavm"
@@ -153,13 +154,20 @@ type run struct {
 	// searchSchema is ToolSearch's input schema, parsed at its first call.
 	searchSchema *luavm.Schema
 
+	// phase is the VM goroutine's (vmRunning...), left is closed once
+	// Run's goroutine has returned without it (leave), and calling names
+	// the single call in the funnel during vmCalling, which began at
+	// callStart.
+	phase     atomic.Int32
+	left      chan struct{}
+	calling   string
+	callStart time.Time
+
 	pending   map[int]*pending
 	nextID    int
 	ids       []int      // of the last yield, reused
 	todo      []*pending // of the last perform, reused
 	spare     []*pending // collected, for reuse
-	jobs      chan job   // to the run's worker (startWorker)
-	finished  chan *pending
 	calls     []string
 	abandoned []string
 	callErrs  []error
@@ -170,30 +178,23 @@ type run struct {
 	lines    []string
 	printed  int           // lines
 	compiled time.Duration // time spent compiling
-	images   []Image
-	dropped  int
+	// compileStart is when compiling began.
+	compileStart time.Time
+	images       []Image
+	dropped      int
 }
 
 // Run executes one script in a fresh Lua state. It never panics and never
 // returns an error of its own: every failure is in Outcome.Err.
-func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
+//
+// The VM runs on a goroutine of its own, which also compiles the script and
+// performs single nested calls inline; Run's goroutine waits for its
+// outcome, or for the run's stop (cancellation, budget, crash, the
+// nested-wait cap). A stopped VM ends at its next instruction and Run
+// waits for that; a VM held in the compiler or in a funnel that ignores
+// its context is left behind (see leave).
+func Run(ctx context.Context, req Request, opts *Options) Outcome {
 	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx, pending: map[int]*pending{}}
-	defer func() {
-		p := recover()
-		if p == nil {
-			return
-		}
-		// A Lua error raised outside the VM (installing the prelude, a
-		// check of the context) because the run was stopped is that stop,
-		// not a crash.
-		if _, lua := p.(*glua.ApiError); lua && r.budget != nil {
-			if stop := r.stopReason(); stop != nil {
-				out = r.outcome(stop)
-				return
-			}
-		}
-		out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
-	}()
 	if err := ctx.Err(); err != nil {
 		return r.outcome(canceled(ctx))
 	}
@@ -205,40 +206,135 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	}
 	r.budget, r.stop = context.WithCancelCause(ctx)
 	defer r.stop(nil)
-	defer func() {
-		if r.jobs != nil {
-			close(r.jobs)
-		}
-	}()
 	r.memory = newMemoryGuard(uint64(r.opts.MaxMemory))
 	r.clock = newClock(r.opts.Budget, func() { r.stop(r.budgetError()) }, r.memory)
-	defer r.clock.halt()
+	r.left = make(chan struct{})
+	r.phase.Store(vmCompiling)
+	r.compileStart = time.Now()
 	r.clock.start()
-	compileStart := time.Now()
-	script, err := r.compile(req.Code)
-	r.compiled = time.Since(compileStart)
+	done := make(chan Outcome, 1)
+	go func() { done <- r.execute() }()
+	select {
+	case out := <-done:
+		return out
+	case <-r.budget.Done():
+		return r.leave(done)
+	}
+}
+
+// The phases of the VM goroutine that Run's goroutine tells apart once the
+// run is stopped. Only the VM goroutine moves out of vmCompiling and
+// vmCalling (to vmRunning), and only Run's goroutine moves into vmClosed
+// and vmLeft, so whoever swaps the phase first decides.
+const (
+	// vmRunning: the VM runs Go or Lua code of the run's own, which ends
+	// at its next look at the stop; Run waits for its outcome.
+	vmRunning int32 = iota
+	// vmCompiling: the compiler, which stops reading the source soon.
+	vmCompiling
+	// vmCalling: a single call in the funnel (r.calling), which may
+	// ignore its context.
+	vmCalling
+	// vmClosed: the run is stopped and Run waits for the VM's outcome; no
+	// call is started any more.
+	vmClosed
+	// vmLeft: Run returned while the VM was compiling or calling; the VM
+	// goroutine waits for r.left and then unwinds, building nothing Run's
+	// caller sees.
+	vmLeft
+)
+
+// leave is how Run's goroutine ends a stopped run: it waits for the VM's
+// outcome unless the VM is held in the compiler or a funnel, and then
+// returns at once, naming the call as abandoned.
+func (r *run) leave(done <-chan Outcome) Outcome {
+	for {
+		switch phase := r.phase.Load(); phase {
+		case vmRunning:
+			if r.phase.CompareAndSwap(vmRunning, vmClosed) {
+				return <-done
+			}
+		case vmCompiling, vmCalling:
+			if !r.phase.CompareAndSwap(phase, vmLeft) {
+				continue
+			}
+			// The VM goroutine touches nothing of the run until r.left
+			// is closed.
+			defer close(r.left)
+			if phase == vmCalling {
+				r.abandoned = append(r.abandoned, r.calling)
+				r.waited += time.Since(r.callStart)
+			} else {
+				r.compiled = time.Since(r.compileStart)
+			}
+			return r.outcome(r.stopReason())
+		default:
+			return <-done
+		}
+	}
+}
+
+// back moves the VM goroutine from phase (compiling, calling) back to
+// running. False means Run's goroutine has left: the VM goroutine waits
+// until Run's goroutine is done with the run, and must then only unwind.
+func (r *run) back(phase int32) bool {
+	if r.phase.CompareAndSwap(phase, vmRunning) {
+		return true
+	}
+	<-r.left
+	return false
+}
+
+// execute is the VM goroutine: it compiles the script, runs it, carries
+// its calls and renders its outcome.
+func (r *run) execute() (out Outcome) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		// A Lua error raised outside the VM (installing the prelude, a
+		// check of the context) because the run was stopped is that stop,
+		// not a crash.
+		if _, lua := p.(*glua.ApiError); lua {
+			if stop := r.stopReason(); stop != nil {
+				out = r.outcome(stop)
+				return
+			}
+		}
+		out = r.outcome(fmt.Errorf("%w: %v\n%s", ErrCrashed, p, debug.Stack()))
+	}()
+	defer r.clock.halt()
+	script, err := r.compile()
+	if !r.back(vmCompiling) {
+		return Outcome{}
+	}
+	r.compiled = time.Since(r.compileStart)
 	if err != nil {
+		if stop := r.stopReason(); stop != nil {
+			return r.outcome(stop)
+		}
 		return r.outcome(err)
 	}
 
-	r.st = luavm.New(&luavm.Options{
+	r.st = prepared.take()
+	defer r.st.Close()
+	r.st.Bind(&luavm.Options{
 		MaxStringBytes: r.opts.MaxStringBytes,
 		MaxCoroutines:  r.opts.MaxCoroutines,
 		Print:          r.print,
 		PrintRoom:      r.printRoom,
 		OnCrash:        func(err error) { r.stop(fmt.Errorf("%w: %w", ErrCrashed, err)) },
-	})
-	defer r.st.Close()
-	// The context goes on before any coroutine exists: gopher-lua gives
-	// each new thread a child of its creator's context.
-	watched := &watchedContext{Context: r.budget, r: r}
-	r.st.L.SetContext(watched)
-	r.st.InstallPrelude(luavm.Host{
+	}, luavm.Host{
 		Known:   r.known,
 		Submit:  r.submit,
 		Perform: r.performNow,
 		Collect: r.collect,
 	})
+	// The context goes on before any coroutine exists: gopher-lua gives
+	// each new thread a child of its creator's context.
+	watched := &watchedContext{Context: r.budget, r: r}
+	r.st.L.SetContext(watched)
 	r.script = script
 	fn, args := r.st.Load(script)
 	th, cancel := r.st.L.NewThread()
@@ -249,34 +345,21 @@ func Run(ctx context.Context, req Request, opts *Options) (out Outcome) {
 	return r.outcome(r.drive(th, fn, args))
 }
 
-// compile compiles the script on a goroutine of its own, on the budget
-// clock: a run stopped meanwhile (budget, cancellation) returns at once,
+// compile compiles the script on the budget clock, in the vmCompiling
+// phase: a run stopped meanwhile (budget, cancellation) returns at once,
 // and the compilation, which stops reading the source then and which
 // Compile's limits keep short, ends on its own and is dropped.
-func (r *run) compile(code string) (*luavm.Script, error) {
-	type compiled struct {
-		script *luavm.Script
-		err    error
-	}
-	done := make(chan compiled, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- compiled{err: fmt.Errorf("%w: compiling panicked: %v\n%s", ErrCrashed, p, debug.Stack())}
-			}
-		}()
-		script, err := luavm.CompileContext(r.budget, code)
-		if err != nil {
-			err = &ScriptError{Message: err.Error()}
+func (r *run) compile() (script *luavm.Script, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: compiling panicked: %v\n%s", ErrCrashed, p, debug.Stack())
 		}
-		done <- compiled{script, err}
 	}()
-	select {
-	case c := <-done:
-		return c.script, c.err
-	case <-r.budget.Done():
-		return nil, r.stopReason()
+	script, err = luavm.CompileContext(r.budget, r.req.Code)
+	if err != nil {
+		err = &ScriptError{Message: err.Error()}
 	}
+	return script, err
 }
 
 // drive resumes the script until it ends. Each yield that carries tool

@@ -74,6 +74,16 @@ func (s *sink) WriteString(str string) (int, error) {
 	return len(str), nil
 }
 
+// writeASCII writes text of one byte per character, such as a number.
+func (s *sink) writeASCII(b []byte) {
+	if room := s.keep - s.chars; room < len(b) {
+		s.buf.Write(b[:max(room, 0)])
+	} else {
+		s.buf.Write(b)
+	}
+	s.chars += len(b)
+}
+
 // full reports whether nothing more is kept: the rest is only counted.
 func (s *sink) full() bool { return s.chars >= s.keep }
 
@@ -101,12 +111,27 @@ type encoder struct {
 	// s gives tools.null and the shapes of empty tables from JSON; nil
 	// for a state this package did not make.
 	s      *State
-	buf    *sink
+	buf    sink
 	strict bool
 	// path holds the tables being encoded, outermost first: a table met
 	// again on it is a cycle (one met twice elsewhere is not). It is at
 	// most maxEncodeDepth long, so a scan beats a map.
-	path     []*glua.LTable
+	path []*glua.LTable
+	// keys holds the keys of the tables being encoded, outermost first
+	// (classify), so that a walk reuses one slice.
+	keys []glua.LValue
+	// num is where a number is formatted; the arrays give the first
+	// levels and keys of a walk room without allocating.
+	num      [32]byte
+	pathRoom [4]*glua.LTable
+	keysRoom [8]glua.LValue
+	atRoom   [4]pathStep
+	// named is sortKeys' scratch: it sorts one table at a time.
+	named []namedKey
+	// root names the value and at is the way from it to where the walk
+	// is, for a refusal to name (pathString).
+	root     string
+	at       []pathStep
 	maxBytes int
 	nodes    int
 	looked   int // nodes at the last look at the stop
@@ -119,12 +144,20 @@ type encoder struct {
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
-	e := &encoder{L: L, s: stateOf(L), strict: true, maxBytes: maxBytes, buf: &sink{keep: math.MaxInt}}
+	var e *encoder
+	if s := stateOf(L); s != nil {
+		// One at a time per state: the walk calls no Lua.
+		e = &s.args
+		e.init(L, s, math.MaxInt)
+	} else {
+		e = newEncoder(L, nil, math.MaxInt)
+	}
+	e.strict, e.root, e.maxBytes = true, name, maxBytes
 	var root *schemaNode
 	if schema != nil {
 		root = schema.root
 	}
-	if err := e.encode(v, schema, root, name, 0); err != nil {
+	if err := e.encode(v, schema, root, 0); err != nil {
 		return nil, err
 	}
 	return e.buf.buf.Bytes(), nil
@@ -136,7 +169,7 @@ func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes
 func (s *State) Render(v glua.LValue, keep int) (string, error) {
 	e := s.lenient(keep)
 	e.stopWhenFull = true
-	switch err := e.encode(v, nil, nil, "", 0); {
+	switch err := e.encode(v, nil, nil, 0); {
 	case errors.Is(err, errFull):
 		return e.buf.buf.String() + "…", nil
 	case err != nil:
@@ -157,7 +190,7 @@ var errFull = errors.New("rendering reached its cap")
 // that landed while it ran.
 func (s *State) RenderCut(v glua.LValue, keep int) (text string, chars int, err error) {
 	e := s.lenient(keep)
-	if err := e.encode(v, nil, nil, "", 0); err != nil {
+	if err := e.encode(v, nil, nil, 0); err != nil {
 		return "", 0, err
 	}
 	return e.buf.buf.String(), e.buf.chars, nil
@@ -181,7 +214,7 @@ func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars
 		if i > 0 {
 			e.buf.WriteByte(',')
 		}
-		if err := e.encode(v, nil, nil, "", 0); err != nil {
+		if err := e.encode(v, nil, nil, 0); err != nil {
 			return "", 0, err
 		}
 	}
@@ -190,7 +223,20 @@ func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars
 }
 
 func (s *State) lenient(keep int) *encoder {
-	return &encoder{L: s.L, s: s, maxBytes: math.MaxInt, buf: &sink{keep: max(keep, 0)}}
+	return newEncoder(s.L, s, max(keep, 0))
+}
+
+// newEncoder is a lenient encoder keeping keep characters.
+func newEncoder(L *glua.LState, s *State, keep int) *encoder {
+	e := &encoder{}
+	e.init(L, s, keep)
+	return e
+}
+
+// init readies e for a walk as newEncoder makes it.
+func (e *encoder) init(L *glua.LState, s *State, keep int) {
+	*e = encoder{L: L, s: s, maxBytes: math.MaxInt, buf: sink{keep: keep}}
+	e.path, e.keys, e.at = e.pathRoom[:0], e.keysRoom[:0], e.atRoom[:0]
 }
 
 // stopped is the cause of the run's stop, or nil while it may go on.
@@ -201,19 +247,41 @@ func stopped(L *glua.LState) error {
 	return nil
 }
 
-func (e *encoder) fail(path, format string, args ...any) error {
-	return &ValueError{Path: path, Reason: fmt.Sprintf(format, args...)}
+func (e *encoder) fail(format string, args ...any) error {
+	return &ValueError{Path: e.pathString(), Reason: fmt.Sprintf(format, args...)}
 }
 
-func (e *encoder) placeholder(path, what string) error {
-	if e.strict {
-		return e.fail(path, "is a %s; %s", what, ErrNotData)
+// pathStep is one step from the root to where a strict encoder is: a
+// field or an element. The path is spelled out in Lua syntax
+// (args.items[3].cb) only when a refusal names it.
+type pathStep struct {
+	name  string
+	index int // an element's, when not a field
+	field bool
+}
+
+// pathString is where the encoder is now.
+func (e *encoder) pathString() string {
+	path := e.root
+	for _, st := range e.at {
+		if st.field {
+			path = fieldPath(path, st.name)
+		} else {
+			path = fmt.Sprintf("%s[%d]", path, st.index)
+		}
 	}
-	jsontext.WriteString(e.buf, "<"+what+">")
+	return path
+}
+
+func (e *encoder) placeholder(what string) error {
+	if e.strict {
+		return e.fail("is a %s; %s", what, ErrNotData)
+	}
+	jsontext.WriteString(&e.buf, "<"+what+">")
 	return nil
 }
 
-func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path string, depth int) error {
+func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, depth int) error {
 	if err := e.tick(); err != nil {
 		return err
 	}
@@ -221,7 +289,7 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 		return errFull
 	}
 	if e.buf.buf.Len() > e.maxBytes {
-		return e.fail(path, "makes the value larger than %d bytes", e.maxBytes)
+		return e.fail("makes the value larger than %d bytes", e.maxBytes)
 	}
 	switch v := v.(type) {
 	case *glua.LNilType:
@@ -229,7 +297,7 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 	case glua.LBool:
 		e.buf.WriteString(strconv.FormatBool(bool(v)))
 	case glua.LNumber:
-		return e.number(float64(v), path)
+		return e.number(float64(v))
 	case glua.LString:
 		// A long string weighs on the next look at the stop as much as
 		// one node per KiB: thousands of them are gigabytes to count.
@@ -238,15 +306,15 @@ func (e *encoder) encode(v glua.LValue, schema *Schema, node *schemaNode, path s
 			e.buf.chars += len(v) + 2 // only counted, and nothing to escape
 			break
 		}
-		jsontext.WriteString(e.buf, string(v))
+		jsontext.WriteString(&e.buf, string(v))
 	case *glua.LTable:
-		return e.table(v, schema, node, path, depth)
+		return e.table(v, schema, node, depth)
 	case *glua.LFunction:
-		return e.placeholder(path, "function")
+		return e.placeholder("function")
 	case *glua.LState:
-		return e.placeholder(path, "coroutine")
+		return e.placeholder("coroutine")
 	default:
-		return e.placeholder(path, v.Type().String())
+		return e.placeholder(v.Type().String())
 	}
 	return nil
 }
@@ -281,60 +349,55 @@ func (e *encoder) tick() error {
 	return nil
 }
 
-// child is the path of an element; only strict mode, which names the
-// path in its refusals, pays for building it.
-func (e *encoder) child(path string, i int) string {
-	if !e.strict {
-		return ""
-	}
-	return fmt.Sprintf("%s[%d]", path, i)
-}
-
-func (e *encoder) number(f float64, path string) error {
+func (e *encoder) number(f float64) error {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		if e.strict {
-			return e.fail(path, "is %v; JSON has no NaN or infinity", f)
+			return e.fail("is %v; JSON has no NaN or infinity", f)
 		}
-		jsontext.WriteString(e.buf, cFloatName(f, 'g'))
+		jsontext.WriteString(&e.buf, cFloatName(f, 'g'))
 	case f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger:
-		e.buf.WriteString(strconv.FormatInt(int64(f), 10))
+		e.buf.writeASCII(strconv.AppendInt(e.num[:0], int64(f), 10))
 	case f == math.Trunc(f) && math.Abs(f) < 1e21:
 		// Integral but past 2^53: the float's exact digits, as JavaScript
 		// prints them, rather than an exponent.
-		e.buf.WriteString(strconv.FormatFloat(f, 'f', -1, 64))
+		e.buf.writeASCII(strconv.AppendFloat(e.num[:0], f, 'f', -1, 64))
 	default:
-		e.buf.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+		e.buf.writeASCII(strconv.AppendFloat(e.num[:0], f, 'g', -1, 64))
 	}
 	return nil
 }
 
-func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path string, depth int) error {
+func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, depth int) error {
 	if e.s != nil && t == e.s.null {
 		e.buf.WriteString("null")
 		return nil
 	}
 	if e.strict && t.Metatable != glua.LNil {
-		return e.fail(path, "has a metatable; %s", ErrNotData)
+		return e.fail("has a metatable; %s", ErrNotData)
 	}
 	if slices.Contains(e.path, t) {
 		if e.strict {
-			return e.fail(path, "refers back to itself (a cycle)")
+			return e.fail("refers back to itself (a cycle)")
 		}
-		jsontext.WriteString(e.buf, "<cycle>")
+		jsontext.WriteString(&e.buf, "<cycle>")
 		return nil
 	}
 	if depth >= maxEncodeDepth {
 		if e.strict {
-			return e.fail(path, "is nested more than %d levels deep", maxEncodeDepth)
+			return e.fail("is nested more than %d levels deep", maxEncodeDepth)
 		}
-		jsontext.WriteString(e.buf, "<too deep>")
+		jsontext.WriteString(&e.buf, "<too deep>")
 		return nil
 	}
 	e.path = append(e.path, t)
-	defer func() { e.path = e.path[:len(e.path)-1] }()
+	mark := len(e.keys)
+	defer func() {
+		e.path = e.path[:len(e.path)-1]
+		e.keys = e.keys[:mark]
+	}()
 
-	keys, isArray, err := e.classify(t, path)
+	keys, isArray, err := e.classify(t)
 	if err != nil {
 		return err
 	}
@@ -356,9 +419,11 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 			if i > 1 {
 				e.buf.WriteByte(',')
 			}
-			if err := e.encode(t.RawGetInt(i), schema, schema.item(node, i-1), e.child(path, i), depth+1); err != nil {
+			e.at = append(e.at, pathStep{index: i})
+			if err := e.encode(t.RawGetInt(i), schema, schema.item(node, i-1), depth+1); err != nil {
 				return err
 			}
+			e.at = e.at[:len(e.at)-1]
 		}
 		e.buf.WriteByte(']')
 		return nil
@@ -369,15 +434,13 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 			e.buf.WriteByte(',')
 		}
 		name := keyString(k)
-		jsontext.WriteString(e.buf, name)
+		jsontext.WriteString(&e.buf, name)
 		e.buf.WriteByte(':')
-		sub := ""
-		if e.strict {
-			sub = fieldPath(path, name)
-		}
-		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), sub, depth+1); err != nil {
+		e.at = append(e.at, pathStep{name: name, field: true})
+		if err := e.encode(t.RawGet(k), schema, schema.property(node, name), depth+1); err != nil {
 			return err
 		}
+		e.at = e.at[:len(e.at)-1]
 	}
 	e.buf.WriteByte('}')
 	return nil
@@ -387,15 +450,15 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 // is only counted) and whether they are exactly 1..n. Strict mode refuses
 // keys that are neither strings nor part of such a sequence. It looks at
 // the run's stop as it goes: a table may hold millions of keys.
-func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, error) {
-	var keys []glua.LValue
+func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
+	mark := len(e.keys)
 	numeric, maxIndex := 0, 0
 	var bad glua.LValue
 	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
 		if err := e.tick(); err != nil {
 			return nil, false, err
 		}
-		keys = append(keys, k)
+		e.keys = append(e.keys, k)
 		switch k := k.(type) {
 		case glua.LNumber:
 			if f := float64(k); f == math.Trunc(f) && f >= 1 && f <= math.MaxInt32 {
@@ -409,6 +472,7 @@ func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, er
 			bad = k
 		}
 	}
+	keys := e.keys[mark:]
 	if numeric == len(keys) && maxIndex == len(keys) {
 		return keys, true, nil
 	}
@@ -417,9 +481,9 @@ func (e *encoder) classify(t *glua.LTable, path string) ([]glua.LValue, bool, er
 		if k == nil {
 			k = firstNumber(keys)
 		}
-		return nil, false, e.fail(path, "mixes key %s with other keys; a table is either a sequence 1..n or has string keys only", keyText(k))
+		return nil, false, e.fail("mixes key %s with other keys; a table is either a sequence 1..n or has string keys only", keyText(k))
 	}
-	if e.buf.full() {
+	if e.buf.full() || len(keys) < 2 {
 		return keys, false, nil
 	}
 	return keys, false, e.sortKeys(keys)
@@ -431,14 +495,11 @@ type stopSort struct{ err error }
 // sortKeys sorts an object's keys by their string form, looking at the
 // run's stop between comparisons.
 func (e *encoder) sortKeys(keys []glua.LValue) (err error) {
-	type named struct {
-		key  glua.LValue
-		name string
+	byName := e.named[:0]
+	for _, k := range keys {
+		byName = append(byName, namedKey{k, keyString(k)})
 	}
-	byName := make([]named, len(keys))
-	for i, k := range keys {
-		byName[i] = named{k, keyString(k)}
-	}
+	e.named = byName
 	defer func() {
 		if r := recover(); r != nil {
 			stop, ok := r.(stopSort)
@@ -448,7 +509,7 @@ func (e *encoder) sortKeys(keys []glua.LValue) (err error) {
 			err = stop.err
 		}
 	}()
-	slices.SortFunc(byName, func(a, b named) int {
+	slices.SortFunc(byName, func(a, b namedKey) int {
 		if err := e.tick(); err != nil {
 			panic(stopSort{err})
 		}
@@ -458,6 +519,12 @@ func (e *encoder) sortKeys(keys []glua.LValue) (err error) {
 		keys[i] = n.key
 	}
 	return nil
+}
+
+// namedKey is a key with its string form, for sorting.
+type namedKey struct {
+	key  glua.LValue
+	name string
 }
 
 func firstNumber(keys []glua.LValue) glua.LValue {

@@ -48,6 +48,7 @@ type Host struct {
 // InstallPrelude adds tools, pcall, xpcall and coroutine to the globals.
 func (s *State) InstallPrelude(host Host) {
 	L := s.L
+	s.host = host
 	orig := func(name string) glua.LGFunction {
 		return libraries()["coroutine"][name].(*glua.LFunction).GFunction
 	}
@@ -133,7 +134,7 @@ func (s *State) InstallPrelude(host Host) {
 				}
 				return L.Yield(values...)
 			}
-			host.Perform(ids)
+			s.host.Perform(ids)
 			return 0
 		},
 		// call makes one tool call: it converts and records the call (or
@@ -141,7 +142,7 @@ func (s *State) InstallPrelude(host Host) {
 		// driver resumes it with its output. Where no yield can reach the
 		// driver, it performs the call on the spot.
 		"call": func(L *glua.LState) int {
-			id, err := host.Submit(L, L.CheckString(1), L.Get(2))
+			id, err := s.host.Submit(L, L.CheckString(1), L.Get(2))
 			if err != nil {
 				L.Push(glua.LFalse)
 				L.Push(glua.LString(err.Error()))
@@ -150,7 +151,7 @@ func (s *State) InstallPrelude(host Host) {
 			if canYield(L) {
 				return L.Yield(s.mark, glua.LNumber(-id))
 			}
-			host.Perform([]int{id})
+			s.host.Perform([]int{id})
 			ok, v := s.answer(id)
 			L.Push(ok)
 			L.Push(v)
@@ -168,7 +169,7 @@ func (s *State) InstallPrelude(host Host) {
 		// a nil. This is the one rule that knows the prefix.
 		"reachable": func(L *glua.LState) int {
 			name, ok := L.Get(1).(glua.LString)
-			L.Push(glua.LBool(ok && (host.Known(string(name)) || strings.HasPrefix(string(name), toolname.MCPPrefix))))
+			L.Push(glua.LBool(ok && (s.host.Known(string(name)) || strings.HasPrefix(string(name), toolname.MCPPrefix))))
 			return 1
 		},
 	})
@@ -179,7 +180,6 @@ func (s *State) InstallPrelude(host Host) {
 	L.Push(prim)
 	L.Push(L.G.Global)
 	L.Call(4, 1)
-	s.host = host
 	hooks := L.Get(-1).(*glua.LTable)
 	L.Pop(1)
 	s.toolGuard = hooks.RawGetString("tool_guard")

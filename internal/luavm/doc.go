@@ -1,8 +1,8 @@
 // Package luavm is the language layer of execlua: the global environment a
 // script sees, and the conversion of values between Lua and JSON.
 //
-// Every run gets a fresh gopher-lua state (New, then InstallPrelude), never
-// pooled or reused. It holds exactly the globals of the contract:
+// Every run gets a fresh gopher-lua state (New, then InstallPrelude; or
+// Prepare ahead of the run, then Bind), never reused. It holds exactly the globals of the contract:
 //
 //	assert error ipairs next pairs pcall xpcall select tonumber tostring
 //	type unpack rawequal rawget rawset setmetatable getmetatable _G _VERSION

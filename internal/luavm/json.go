@@ -77,9 +77,22 @@ type builder struct {
 	// s gives tools.null and remembers empty tables' shapes; nil for a
 	// state this package did not make (nulls are then holes).
 	s *State
+	// keys boxes object keys once (the state's, or the conversion's own).
+	keys keyBoxes
 }
 
-func newBuilder(L *glua.LState) builder { return builder{L: L, s: stateOf(L)} }
+func newBuilder(L *glua.LState) builder {
+	b := builder{L: L, s: stateOf(L)}
+	if b.s == nil {
+		b.keys = keyBoxes{}
+	} else {
+		if b.s.keys == nil {
+			b.s.keys = keyBoxes{}
+		}
+		b.keys = b.s.keys
+	}
+	return b
+}
 
 // object and array make the table for n members or elements.
 func (b builder) object(n int) *glua.LTable { return b.table(n, false) }
@@ -91,7 +104,7 @@ func (b builder) table(n int, array bool) *glua.LTable {
 	if array {
 		t = b.L.CreateTable(n, 0)
 	} else {
-		t = b.L.CreateTable(0, n)
+		t = newObject(n)
 	}
 	if n == 0 && b.s != nil {
 		weakGet(b.s.empty, t, func() bool { return array })
@@ -99,7 +112,13 @@ func (b builder) table(n int, array bool) *glua.LTable {
 	return t
 }
 
-func (b builder) setMember(t *glua.LTable, key string, v glua.LValue) { t.RawSetString(key, v) }
+func (b builder) setMember(t *glua.LTable, key string, v glua.LValue) {
+	if v == glua.LNil {
+		setField(t, key, nil, v)
+		return
+	}
+	setField(t, key, b.keys.box(key), v)
+}
 
 func (b builder) setElement(t *glua.LTable, i int, v glua.LValue) {
 	if v == glua.LNil && b.s != nil {

@@ -68,8 +68,8 @@ func (o *Options) withDefaults() Options {
 }
 
 // State is one script environment: a fresh gopher-lua state holding only
-// the allowlisted globals. It is used for one run and then closed; it is
-// never pooled.
+// the allowlisted globals. It is used for one run and then closed; it may
+// be prepared ahead of its run (Prepare), never reused.
 type State struct {
 	L    *glua.LState
 	opts Options
@@ -81,8 +81,12 @@ type State struct {
 	// null is tools.null, which a JSON null inside an array becomes;
 	// empty remembers whether an empty table decoded from JSON was an
 	// array, so that it goes back out as it came (the round trip).
-	null       *glua.LTable
-	empty      *weakMap[bool]
+	null  *glua.LTable
+	empty *weakMap[bool]
+	// args encodes tool arguments (ToJSON), one walk at a time.
+	args encoder
+	// keys are the object keys of converted tool output, boxed once.
+	keys       keyBoxes
 	coroutines int
 	// owners links the coroutine of a pcall, xpcall or parallel branch to
 	// the coroutine it acts for (the prelude's adopt).
@@ -140,6 +144,21 @@ func New(opts *Options) *State {
 	s.openLibs()
 	states.Store(s.L.G, s)
 	return s
+}
+
+// Prepare makes a state ahead of its run: New and InstallPrelude, with
+// the options and the host left for Bind to give. A prepared state is
+// still used for one run only.
+func Prepare() *State {
+	s := New(nil)
+	s.InstallPrelude(Host{})
+	return s
+}
+
+// Bind gives a prepared state its run's options and host, before the run
+// starts.
+func (s *State) Bind(opts *Options, host Host) {
+	s.opts, s.host = opts.withDefaults(), host
 }
 
 // Close releases the state.
@@ -520,7 +539,7 @@ func (s *State) print(L *glua.LState) int {
 		}
 		v := L.Get(i)
 		if _, ok := v.(*glua.LTable); ok {
-			if err := e.encode(v, nil, nil, "", 0); err != nil {
+			if err := e.encode(v, nil, nil, 0); err != nil {
 				L.RaiseError("%s", err.Error())
 			}
 			continue

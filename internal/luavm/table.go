@@ -1,0 +1,113 @@
+package luavm
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// tableLayout locates the parts of gopher-lua's string-keyed tables that
+// the converters fill. gopher-lua's RawSetString grows a table's key list
+// and key index one key at a time and boxes each key twice; a table built
+// from JSON or Go values knows its size, so the converters size both once
+// and share one boxed key. The offsets are read once off gopher-lua's
+// types, and a layout other than the expected one stops the program at
+// the first conversion rather than corrupt a table.
+type tableLayout struct {
+	strdict, keys, k2i uintptr
+}
+
+var tables = sync.OnceValue(func() tableLayout {
+	typ := reflect.TypeFor[glua.LTable]()
+	field := func(name string, want reflect.Type) uintptr {
+		f, ok := typ.FieldByName(name)
+		if !ok || f.Type != want {
+			panic("lua: gopher-lua's tables are not as the converters expect: LTable." + name)
+		}
+		return f.Offset
+	}
+	return tableLayout{
+		strdict: field("strdict", reflect.TypeFor[map[string]glua.LValue]()),
+		keys:    field("keys", reflect.TypeFor[[]glua.LValue]()),
+		k2i:     field("k2i", reflect.TypeFor[map[glua.LValue]int]()),
+	}
+})
+
+// tableParts are the string part of a table: its values by key, its keys
+// in order of insertion (what next walks) and their positions.
+type tableParts struct {
+	strdict *map[string]glua.LValue
+	keys    *[]glua.LValue
+	k2i     *map[glua.LValue]int
+}
+
+func partsOf(t *glua.LTable) tableParts {
+	lay := tables()
+	p := unsafe.Pointer(t)
+	return tableParts{
+		strdict: (*map[string]glua.LValue)(unsafe.Add(p, lay.strdict)),
+		keys:    (*[]glua.LValue)(unsafe.Add(p, lay.keys)),
+		k2i:     (*map[glua.LValue]int)(unsafe.Add(p, lay.k2i)),
+	}
+}
+
+// newObject makes a table for n string keys, its parts sized for them.
+func newObject(n int) *glua.LTable {
+	t := &glua.LTable{Metatable: glua.LNil}
+	if n == 0 {
+		return t
+	}
+	parts := partsOf(t)
+	*parts.strdict = make(map[string]glua.LValue, n)
+	*parts.keys = make([]glua.LValue, 0, n)
+	*parts.k2i = make(map[glua.LValue]int, n)
+	return t
+}
+
+// setField is RawSetString on a table from newObject, with the key boxed
+// once by the caller (boxed must hold key): a nil value removes the field,
+// and a key set again keeps its place.
+func setField(t *glua.LTable, key string, boxed, v glua.LValue) {
+	parts := partsOf(t)
+	if *parts.strdict == nil {
+		t.RawSetString(key, v)
+		return
+	}
+	if v == glua.LNil {
+		delete(*parts.strdict, key)
+		return
+	}
+	(*parts.strdict)[key] = v
+	if _, ok := (*parts.k2i)[boxed]; !ok {
+		(*parts.k2i)[boxed] = len(*parts.keys)
+		*parts.keys = append(*parts.keys, boxed)
+	}
+}
+
+// keyBoxes hands out each object key of tool output boxed as a Lua value
+// once per state: a result whose array holds many objects with the same
+// keys, or a tool called again and again, boxes each key string once.
+// It keeps at most maxKeyBoxes keys of at most maxBoxedKey bytes.
+type keyBoxes map[string]glua.LValue
+
+const (
+	maxKeyBoxes = 4096
+	maxBoxedKey = 64
+)
+
+func (k keyBoxes) box(key string) glua.LValue {
+	if v, ok := k[key]; ok {
+		return v
+	}
+	if len(key) > maxBoxedKey || len(k) >= maxKeyBoxes {
+		return glua.LString(key)
+	}
+	// A copy: the key may be a slice of a whole tool output.
+	key = strings.Clone(key)
+	v := glua.LValue(glua.LString(key))
+	k[key] = v
+	return v
+}
