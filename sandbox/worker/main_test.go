@@ -55,6 +55,14 @@ func misbehave(mode string) int {
 			b[i] = 1
 		}
 		return int(b[len(b)-1])
+	case "cpuspin": // waits for a call while it spins: only the CPU rlimit stops it
+		if err := limitRun(&m.Run.Options); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		_ = c.send(&message{Type: msgCall, ID: 1, Name: "block"}, true)
+		for {
+		}
 	case "hang": // stuck in one step: ignores cancel and its budget
 		for {
 		}

@@ -262,19 +262,23 @@ func (r *hostRun) failed(limit int, readErr error) sandbox.Outcome {
 		out.Err = r.crash
 		r.mu.Unlock()
 	default:
-		if outOfMemory(r.w.stderr.String()) {
+		switch err := killedByLimit(r.w.cmd.ProcessState, r.budget); {
+		case outOfMemory(r.w.cmd.ProcessState, r.w.stderr.String()):
 			out.Err = &sandbox.MemoryError{Limit: limit}
-		} else {
+		case err != nil:
+			out.Err = err
+		default:
 			out.Err = &WorkerError{Detail: "the worker failed during the run: " + detail}
 		}
 	}
 	return out
 }
 
-// outOfMemory reports whether a worker's stderr says the Go runtime failed
-// to get memory: the address-space limit refused an allocation.
-func outOfMemory(stderr string) bool {
-	return strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory")
+// outOfMemory reports whether a worker died of the Go runtime failing to
+// get memory (a fatal error, exit status 2, saying so on stderr): the
+// address-space limit refused an allocation.
+func outOfMemory(st *os.ProcessState, stderr string) bool {
+	return st.ExitCode() == 2 && (strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory"))
 }
 
 // watchMemory kills the worker once its resident memory grows past limit

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -325,5 +326,30 @@ func TestAddressSpaceLimit(t *testing.T) {
 	}
 	if killed := w.killed.Load(); !raceEnabled && killed != killEnd {
 		t.Errorf("the host killed the worker (reason %d); the kernel should have refused the allocation", killed)
+	}
+}
+
+// A worker the kernel kills at its CPU rlimit reads as over its budget,
+// not as a crash. This one spins while the host waits in the call it
+// asked for, so the host's watchdog is paused and the kernel's limit (a
+// few seconds of CPU for a 1 ms budget) is what ends it.
+func TestCPULimit(t *testing.T) {
+	p := misbehaving(t, "cpuspin")
+	w, err := p.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(w)
+	budget := time.Millisecond
+	out := w.run(context.Background(), request(`return 1`), sandbox.Options{Budget: budget}, p.grace)
+	var be *sandbox.BudgetError
+	if !errors.As(out.Err, &be) || be.Budget != budget {
+		t.Fatalf("err = %v, want the budget of %v", out.Err, budget)
+	}
+	if killed := w.killed.Load(); killed != killEnd {
+		t.Errorf("the host killed the worker (reason %d); the kernel should have", killed)
+	}
+	if ws := w.cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signal() != syscall.SIGKILL {
+		t.Errorf("the worker ended with %v, want the kernel's SIGKILL", w.cmd.ProcessState)
 	}
 }
