@@ -165,6 +165,11 @@ type hostRun struct {
 	waitFrom time.Time
 	calls    []string
 	crash    error // the funnel's panic
+
+	// What the worker printed so far, for an outcome that never arrives.
+	log      strings.Builder
+	lines    []string
+	logChars int
 	canceled sync.Once
 }
 
@@ -214,6 +219,10 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			return r.failed(limit, err)
 		}
 		switch m.Type {
+		case msgPrinted:
+			r.log.WriteString(m.Name)
+			r.lines = append(r.lines, m.Lines...)
+			r.logChars = m.Chars
 		case msgCalled:
 			r.calls = append(r.calls, m.Name)
 			if req.OnCall != nil {
@@ -243,7 +252,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 func (r *hostRun) failed(limit int, readErr error) sandbox.Outcome {
 	r.w.kill(killEnd)
 	detail := r.w.died(readErr)
-	out := sandbox.Outcome{Calls: r.calls, Abandoned: r.abandoned()}
+	out := sandbox.Outcome{Log: r.log.String(), LogChars: r.logChars, Lines: r.lines, Calls: r.calls, Abandoned: r.abandoned()}
 	r.mu.Lock()
 	out.Timings.ToolWait = r.waited
 	r.mu.Unlock()

@@ -21,6 +21,8 @@ func TestFramesRoundTrip(t *testing.T) {
 		{Type: msgCall, ID: 7, Name: "mcp__a__b", Args: json.RawMessage(`{"x":[1,null]}`)},
 		{Type: msgSearch, ID: 8, Args: json.RawMessage(`{"query":"q"}`)},
 		{Type: msgCalled, Name: "ToolSearch"},
+		{Type: msgPrinted, Name: "a\tb\nc", Lines: []string{"a\tb", "c"}, Chars: 1 << 40},
+		{Type: msgPrinted, Chars: 9},
 		{Type: msgAbandon, ID: 9},
 		{Type: msgCancel},
 		{Type: msgResult, ID: 7, Out: sandbox.Output{Structured: json.RawMessage(`null`), Text: []string{"a", ""},

@@ -353,3 +353,30 @@ func TestCPULimit(t *testing.T) {
 		t.Errorf("the worker ended with %v, want the kernel's SIGKILL", w.cmd.ProcessState)
 	}
 }
+
+// A worker that dies after printing, or is killed for its budget or its
+// memory, still leaves the failed result what the script printed before,
+// as in-process: printed lines stream to the host as they are made.
+func TestPrintedBeforeTheEnd(t *testing.T) {
+	for then, tc := range map[string]struct {
+		budget   time.Duration
+		sentinel error
+	}{
+		"crash": {time.Minute, sandbox.ErrCrashed},
+		"hang":  {100 * time.Millisecond, sandbox.ErrBudgetExceeded},
+		"hog":   {time.Minute, sandbox.ErrMemoryExceeded},
+	} {
+		t.Run(then, func(t *testing.T) {
+			p := misbehaving(t, "print-"+then)
+			out := p.Run(context.Background(), request(`print("kept", 1) print("never sent") return 1`),
+				&sandbox.Options{Budget: tc.budget, MaxMemory: 32 << 20})
+			if sentinel := tc.sentinel; !errors.Is(out.Err, sentinel) {
+				t.Fatalf("err = %v, want %v", out.Err, sentinel)
+			}
+			want := sandbox.Outcome{Log: "kept\t1", LogChars: 6, Lines: []string{"kept\t1"}}
+			if diff := cmp.Diff(want, out, cmpopts.IgnoreFields(sandbox.Outcome{}, "Timings", "Err")); diff != "" {
+				t.Errorf("outcome (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
