@@ -77,12 +77,7 @@ func serve(in io.Reader, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "worker: %v\n", err)
 		return 2
 	}
-	for i, t := range m.Run.Tools {
-		if string(t.InputSchema) == "null" { // sent as nil
-			m.Run.Tools[i].InputSchema = nil
-		}
-	}
-	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewToolset(m.Run.Tools), SearchSchema: m.Run.SearchSchema, OnCall: w.called, OnPrint: w.printed}
+	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewLazyToolset(m.Run.Tools, w.schema), SearchSchema: m.Run.SearchSchema, OnCall: w.called, OnPrint: w.printed}
 	if m.Run.HasFunnel {
 		req.Funnel = w
 	}
@@ -192,6 +187,16 @@ func (w *child) Call(ctx context.Context, call sandbox.Call) (sandbox.Output, er
 func (w *child) search(args json.RawMessage) (json.RawMessage, error) {
 	out, err := w.ask(w.ctx, &message{Type: msgSearch, Args: args})
 	return out.Structured, err
+}
+
+// schema asks the host for a tool's input schema; without an answer the
+// arguments lose only the empty-array rule.
+func (w *child) schema(name string) []byte {
+	out, err := w.ask(w.ctx, &message{Type: msgSchema, Name: name})
+	if err != nil {
+		return nil
+	}
+	return out.Structured
 }
 
 // called tells the host of a call as the script makes it; the frame goes

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -193,7 +194,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	}
 	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]inFlight{}, callErrs: map[int]error{}}
 	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
-		Code: req.Code, Tools: req.Tools.Tools(), SearchSchema: req.SearchSchema,
+		Code: req.Code, Tools: names(req.Tools), SearchSchema: req.SearchSchema,
 		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
 	}}, true)
 	if err != nil {
@@ -232,6 +233,8 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			r.startCall(m)
 		case msgSearch:
 			r.search(m)
+		case msgSchema:
+			r.answer(m.ID, sandbox.Output{Structured: r.schema(m.Name)}, nil)
 		case msgAbandon:
 			r.abandon(m.ID)
 		case msgOutcome:
@@ -369,6 +372,28 @@ func (r *hostRun) search(m *message) {
 	}
 	res, err := r.req.Search(m.Args)
 	r.answer(m.ID, sandbox.Output{Structured: res}, err)
+}
+
+// schema is a tool's input schema, for the worker's encoding of its
+// arguments.
+func (r *hostRun) schema(name string) json.RawMessage {
+	for _, t := range r.req.Tools.Tools() {
+		if t.Name == name {
+			return t.InputSchema
+		}
+	}
+	return nil
+}
+
+// names are the names of the reachable set's tools, all the worker learns
+// of them up front.
+func names(ts *sandbox.Toolset) []string {
+	tools := ts.Tools()
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
 }
 
 // answer sends a call's result; an error is kept here, by call id, so that

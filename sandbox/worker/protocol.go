@@ -18,15 +18,16 @@ import (
 
 // Version is the protocol's version. The worker announces it first thing;
 // a host that speaks another version refuses the worker.
-const Version = 1
+const Version = 2
 
-// Frame types. Worker to host: hello, call, search, called, printed,
-// abandon, outcome. Host to worker: run, result, cancel.
+// Frame types. Worker to host: hello, call, search, schema, called,
+// printed, abandon, outcome. Host to worker: run, result, cancel.
 const (
 	msgHello   byte = 'h' // worker: ready, with its version and pid
 	msgRun     byte = 'r' // host: the one script this worker runs
 	msgCall    byte = 'c' // worker: a nested call to perform (ID, Name, Args)
 	msgSearch  byte = 's' // worker: a ToolSearch to answer (ID, Args)
+	msgSchema  byte = 'i' // worker: the input schema of tool Name, as call ID
 	msgCalled  byte = 'n' // worker: the script made a call (Name), for OnCall
 	msgPrinted byte = 'p' // worker: what the log gained (Name, Lines, Chars)
 	msgAbandon byte = 'a' // worker: the script no longer waits for call ID
@@ -62,6 +63,8 @@ type message struct {
 //	outcome JSON wireOutcome
 //	call    id, name, args
 //	search  id, args
+//	schema  id, name (answered by a result whose structured content is
+//	        the schema)
 //	called  name
 //	printed characters in all, the text the log gained, the count of
 //	        lines it kept since and each
@@ -95,6 +98,8 @@ func (m *message) marshal(b []byte) ([]byte, error) {
 		b = append(b, m.Args...)
 	case msgSearch:
 		b = append(binary.AppendUvarint(b, uint64(m.ID)), m.Args...)
+	case msgSchema:
+		b = append(binary.AppendUvarint(b, uint64(m.ID)), m.Name...)
 	case msgCalled:
 		b = append(b, m.Name...)
 	case msgPrinted:
@@ -173,6 +178,8 @@ func unmarshal(frame []byte) (*message, error) {
 		m.ID, m.Name, m.Args = d.int(), d.string(), d.rest()
 	case msgSearch:
 		m.ID, m.Args = d.int(), d.rest()
+	case msgSchema:
+		m.ID, m.Name = d.int(), string(d.rest())
 	case msgCalled:
 		m.Name = string(d.rest())
 	case msgPrinted:
@@ -278,11 +285,12 @@ func (d *decoder) fail(err error) {
 }
 
 // runRequest is a sandbox.Request without its functions: the worker learns
-// only whether the host has a funnel and a search, and asks through the
-// pipe.
+// the tools' names and whether the host has a funnel and a search, and
+// asks through the pipe, for a tool's input schema too (at its first call
+// with arguments: most runs call few of the tools they may reach).
 type runRequest struct {
 	Code         string
-	Tools        []sandbox.Tool
+	Tools        []string
 	SearchSchema json.RawMessage `json:",omitempty"`
 	HasFunnel    bool
 	HasSearch    bool

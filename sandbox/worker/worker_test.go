@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -263,7 +264,7 @@ func TestMemoryKill(t *testing.T) {
 func TestBadWorkers(t *testing.T) {
 	for mode, want := range map[string]string{
 		"silent":  "does not serve as a worker",
-		"old":     "speaks worker protocol version 2",
+		"old":     fmt.Sprintf("speaks worker protocol version %d", Version+1),
 		"garbage": "broke the protocol",
 	} {
 		t.Run(mode, func(t *testing.T) {
@@ -378,5 +379,30 @@ func TestPrintedBeforeTheEnd(t *testing.T) {
 				t.Errorf("outcome (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// The worker learns the tools' names with its run and asks for a tool's
+// input schema at its first call with arguments: the schema's empty-array
+// rule applies as in-process, for each call of it.
+func TestSchemaAtFirstCall(t *testing.T) {
+	p := testPool(t, nil)
+	req := request(`return tools.list{ xs = {} }, tools.list{ xs = {}, o = {} }, tools.echo{ xs = {} }, tools.none()`)
+	req.Tools = sandbox.NewToolset(append(req.Tools.Tools(),
+		sandbox.Tool{Name: "list", InputSchema: json.RawMessage(`{"type":"object","properties":{"xs":{"type":"array"}}}`)}))
+	inner := req.Funnel
+	req.Funnel = sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
+		if c.Name == "list" {
+			c.Name = "echo"
+		}
+		return inner.Call(ctx, c)
+	})
+	want := sandbox.Run(context.Background(), req, nil)
+	got := p.Run(context.Background(), req, nil)
+	if got.Err != nil || got.Result != want.Result {
+		t.Errorf("result %s (err %v), want %s", got.Result, got.Err, want.Result)
+	}
+	if !strings.Contains(want.Result, `[{"xs":[]},{"o":{},"xs":[]},{"xs":{}}`) {
+		t.Errorf("in-process result %s does not show the rule", want.Result)
 	}
 }
