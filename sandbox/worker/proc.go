@@ -296,7 +296,7 @@ func outOfMemory(st *os.ProcessState, stderr string) bool {
 // watchMemory kills the worker once its resident memory grows past limit
 // plus the headroom; it returns the function that stops watching.
 func (w *proc) watchMemory(limit uint64) func() {
-	if _, err := residentMemory(w.pid); err != nil {
+	if w.base == 0 { // resident memory cannot be read here (read at start)
 		return func() {}
 	}
 	threshold := w.base + raceMemoryFactor*(limit+killHeadroom)
