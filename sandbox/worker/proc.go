@@ -224,6 +224,9 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			r.log.WriteString(m.Name)
 			r.lines = append(r.lines, m.Lines...)
 			r.logChars = m.Chars
+			if req.OnPrint != nil {
+				req.OnPrint(r.log.String(), r.lines, r.logChars)
+			}
 		case msgCalled:
 			r.calls = append(r.calls, m.Name)
 			if req.OnCall != nil {

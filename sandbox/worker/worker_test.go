@@ -406,3 +406,29 @@ func TestSchemaAtFirstCall(t *testing.T) {
 		t.Errorf("in-process result %s does not show the rule", want.Result)
 	}
 }
+
+// OnPrint hears each print in a worker as in-process, while the log has
+// room: what the log holds after it.
+func TestOnPrint(t *testing.T) {
+	p := testPool(t, nil)
+	heard := map[string][]string{}
+	for _, mode := range []string{"inprocess", "worker"} {
+		req := request(`print("a") print("b", 2) print({ 1 }) return 1`)
+		req.OnPrint = func(log string, lines []string, chars int) {
+			heard[mode] = append(heard[mode], fmt.Sprintf("%q %q %d", log, lines, chars))
+		}
+		run := sandbox.Run
+		if mode == "worker" {
+			run = p.Run
+		}
+		if out := run(context.Background(), req, nil); out.Err != nil {
+			t.Fatal(out.Err)
+		}
+	}
+	if len(heard["inprocess"]) != 3 {
+		t.Fatalf("in-process OnPrint heard %q", heard["inprocess"])
+	}
+	if diff := cmp.Diff(heard["inprocess"], heard["worker"]); diff != "" {
+		t.Errorf("OnPrint (-in-process +worker):\n%s", diff)
+	}
+}
