@@ -92,6 +92,11 @@ type Request struct {
 	// OnCall, when set, is told the name of each nested call as it is made
 	// (refused ones included), for a live summary.
 	OnCall func(name string)
+	// OnPrint, when set, is told after each print what the outcome's Log,
+	// Lines and LogChars hold so far, so that a host can keep them should
+	// the run never return (a worker process killed). The string and the
+	// slice are the run's own: read them during the call only.
+	OnPrint func(log string, lines []string, logChars int)
 }
 
 // Outcome is everything a run produced. Err is nil on success; a failed
@@ -496,5 +501,8 @@ func (r *run) print(line string, chars int) {
 	if room > 0 {
 		r.log.WriteString(line)
 		r.lines = append(r.lines, line)
+	}
+	if r.req.OnPrint != nil {
+		r.req.OnPrint(r.log.String(), r.lines, r.logChars)
 	}
 }

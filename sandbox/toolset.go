@@ -24,16 +24,30 @@ type toolEntry struct {
 func NewToolset(tools []Tool) *Toolset {
 	ts := &Toolset{tools: tools, byName: make(map[string]*toolEntry, len(tools))}
 	for _, t := range tools {
-		ts.byName[t.Name] = &toolEntry{tool: t, schema: parsedOnce(t.InputSchema)}
+		ts.byName[t.Name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return t.InputSchema })}
+	}
+	return ts
+}
+
+// NewLazyToolset prepares a set known by its names, whose input schemas
+// are fetched by schema at a tool's first call with arguments: a worker
+// process learns the names with its run and asks its host for a schema
+// only when it needs one. Tools of such a set have no InputSchema.
+func NewLazyToolset(names []string, schema func(name string) []byte) *Toolset {
+	ts := &Toolset{byName: make(map[string]*toolEntry, len(names))}
+	for _, name := range names {
+		t := Tool{Name: name}
+		ts.tools = append(ts.tools, t)
+		ts.byName[name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return schema(name) })}
 	}
 	return ts
 }
 
 // parsedOnce parses an input schema at first use; a schema that does not
-// parse only loses the empty-array rule.
-func parsedOnce(raw []byte) func() *luavm.Schema {
+// parse (or cannot be had) only loses the empty-array rule.
+func parsedOnce(raw func() []byte) func() *luavm.Schema {
 	return sync.OnceValue(func() *luavm.Schema {
-		schema, _ := luavm.ParseSchema(raw)
+		schema, _ := luavm.ParseSchema(raw())
 		return schema
 	})
 }

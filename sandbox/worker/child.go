@@ -77,12 +77,7 @@ func serve(in io.Reader, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "worker: %v\n", err)
 		return 2
 	}
-	for i, t := range m.Run.Tools {
-		if string(t.InputSchema) == "null" { // sent as nil
-			m.Run.Tools[i].InputSchema = nil
-		}
-	}
-	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewToolset(m.Run.Tools), SearchSchema: m.Run.SearchSchema, OnCall: w.called}
+	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewLazyToolset(m.Run.Tools, w.schema), SearchSchema: m.Run.SearchSchema, OnCall: w.called, OnPrint: w.printed}
 	if m.Run.HasFunnel {
 		req.Funnel = w
 	}
@@ -109,6 +104,8 @@ type child struct {
 	gone    bool // the host closed the pipe
 
 	hostDone chan struct{} // closed with the pipe
+
+	sentLog, sentLines int // how much of the log the host has
 }
 
 // errHostGone answers calls once the host has closed the pipe; the run is
@@ -192,8 +189,28 @@ func (w *child) search(args json.RawMessage) (json.RawMessage, error) {
 	return out.Structured, err
 }
 
+// schema asks the host for a tool's input schema; without an answer the
+// arguments lose only the empty-array rule.
+func (w *child) schema(name string) []byte {
+	out, err := w.ask(w.ctx, &message{Type: msgSchema, Name: name})
+	if err != nil {
+		return nil
+	}
+	return out.Structured
+}
+
 // called tells the host of a call as the script makes it; the frame goes
 // out with the next one (the call itself, or the outcome).
 func (w *child) called(name string) {
 	_ = w.c.send(&message{Type: msgCalled, Name: name}, false)
+}
+
+// printed streams what the log gained since the last print, so that a
+// worker killed later still leaves the host what it printed. Nothing
+// grows once the log is full but the count of characters, which then
+// goes out with the next frame.
+func (w *child) printed(log string, lines []string, chars int) {
+	m := &message{Type: msgPrinted, Name: log[w.sentLog:], Lines: lines[w.sentLines:], Chars: chars}
+	w.sentLog, w.sentLines = len(log), len(lines)
+	_ = w.c.send(m, m.Name != "" || len(m.Lines) > 0)
 }

@@ -25,14 +25,15 @@
 // A worker inherits none of the host's environment.
 //
 // The protocol is length-prefixed frames on the worker's stdin and
-// stdout, version 1 (see the frame layout in protocol.go): JSON for the
+// stdout, version 2 (see the frame layout in protocol.go): JSON for the
 // rare frames, binary for the frequent ones. The worker says hello (its
 // version and pid; a host refuses another version); the host sends the run
-// (the script, the reachable set, the options); the worker sends each
-// nested call, each ToolSearch and each call made (for OnCall), and the
-// host answers calls and searches by id; the host may send cancel, and the
-// worker may abandon a call it no longer waits for; the worker ends with
-// the outcome, whose error is flattened to a kind, a message and its cause
+// (the script, the names of the reachable tools, the options); the worker
+// sends each nested call, each ToolSearch, the input schema it needs at a
+// tool's first call with arguments, each call made (for OnCall) and what
+// each print added to the log, and the host answers calls, searches and
+// schemas by id; the host may send cancel, and the worker may abandon a
+// call it no longer waits for; the worker ends with the outcome, whose error is flattened to a kind, a message and its cause
 // and rebuilt on the host as the same typed errors and sentinels (a
 // funnel's own error comes back as the very error the funnel returned).
 //
@@ -51,9 +52,12 @@
 // sandbox counts it) by more than the grace period, that does not end
 // within the grace period of a cancellation, or whose resident memory
 // passes MaxMemory plus 48 MiB; the outcome is then ErrBudgetExceeded,
-// ErrCanceled or ErrMemoryExceeded, as in-process (a worker the
-// address-space limit killed reads as the memory budget too). A worker
-// that dies otherwise is a WorkerError (matching sandbox.ErrCrashed),
-// naming how it ended and the start of its stderr; the next run gets a
-// fresh worker.
+// ErrCanceled or ErrMemoryExceeded, as in-process; a worker the kernel
+// killed at its CPU rlimit reads as the budget, and one whose Go runtime
+// died of a refused allocation (the address-space limit) as the memory
+// budget. A worker that dies otherwise is a WorkerError (matching
+// sandbox.ErrCrashed), naming how it ended and the start of its stderr;
+// the next run gets a fresh worker. Whatever the end, the failed outcome
+// keeps the calls made and what the script printed, which reach the host
+// as they happen.
 package worker

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"runtime/debug"
+	"time"
 
 	"github.com/execlua/execlua/sandbox"
 	glua "github.com/yuin/gopher-lua"
@@ -32,4 +33,16 @@ func limitRun(opts *sandbox.Options) error {
 	// of one step that fills an array up to it.
 	glua.MaxArrayIndex = max(limit/16, 1<<10)
 	return limitProcess(uint64(limit), opts)
+}
+
+// cpuBackstop is the CPU a run may use, past what its worker used before
+// the run, before the kernel kills it: twice the budget (the collector
+// runs beside the script) plus two seconds. The host's own kill, at the
+// budget plus the grace period, comes first; a worker killed at this
+// limit still reads as over its budget.
+func cpuBackstop(budget time.Duration) time.Duration {
+	if budget <= 0 {
+		budget = sandbox.DefaultBudget
+	}
+	return 2*budget + 2*time.Second
 }

@@ -42,9 +42,10 @@ func stdio() (io.Reader, io.Writer) {
 // and a margin for the collector's own structures, so that one huge
 // allocation fails in the kernel and the worker dies of it, which the host
 // reports as the memory budget. It is left off under the race detector,
-// whose shadow memory needs terabytes of address space. CPU: twice the
-// budget (the collector runs beside the script) plus two seconds, a
-// backstop behind the host's own kill.
+// whose shadow memory needs terabytes of address space. CPU: what the
+// process has used so far plus cpuBackstop, a backstop behind the host's
+// own kill; soft and hard limits are the same, so the kernel's signal is
+// SIGKILL.
 func limitProcess(limit uint64, opts *sandbox.Options) error {
 	if !raceEnabled {
 		size, err := addressSpace()
@@ -56,16 +57,12 @@ func limitProcess(limit uint64, opts *sandbox.Options) error {
 			return fmt.Errorf("setrlimit(RLIMIT_AS): %w", err)
 		}
 	}
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = sandbox.DefaultBudget
-	}
 	var used syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &used); err != nil {
 		return fmt.Errorf("getrusage: %w", err)
 	}
 	spent := time.Duration(used.Utime.Nano() + used.Stime.Nano())
-	cpu := uint64((spent+2*budget+2*time.Second)/time.Second) + 1
+	cpu := uint64((spent+cpuBackstop(opts.Budget))/time.Second) + 1
 	if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: cpu, Max: cpu}); err != nil {
 		return fmt.Errorf("setrlimit(RLIMIT_CPU): %w", err)
 	}
@@ -99,4 +96,19 @@ func statmField(pid, i int) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(string(fields[i]), 10, 64)
 	return n * pageSize, err
+}
+
+// killedByLimit reads how a worker the host did not kill ended: killed by
+// the kernel (SIGKILL at the hard limit, SIGXCPU at a soft one) after
+// using at least cpuBackstop of CPU is the CPU rlimit, so the budget; any
+// other end is not a limit's.
+func killedByLimit(st *os.ProcessState, budget time.Duration) error {
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL && ws.Signal() != syscall.SIGXCPU {
+		return nil
+	}
+	if st.UserTime()+st.SystemTime() < cpuBackstop(budget) {
+		return nil
+	}
+	return &sandbox.BudgetError{Budget: budget}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	"github.com/execlua/execlua/sandbox"
 )
@@ -13,8 +14,9 @@ import (
 // Outside Linux a worker sets no operating-system limits; the memory cap
 // rests on Go's memory limit and the sandbox's guard, the hard kill on the
 // host's timer.
-func restrictProcess() error                      { return nil }
-func limitProcess(uint64, *sandbox.Options) error { return nil }
-func residentMemory(int) (uint64, error)          { return 0, errors.ErrUnsupported }
+func restrictProcess() error                              { return nil }
+func limitProcess(uint64, *sandbox.Options) error         { return nil }
+func residentMemory(int) (uint64, error)                  { return 0, errors.ErrUnsupported }
+func killedByLimit(*os.ProcessState, time.Duration) error { return nil }
 
 func stdio() (io.Reader, io.Writer) { return os.Stdin, os.Stdout }

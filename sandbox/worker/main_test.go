@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/execlua/execlua/internal/leaktest"
@@ -30,6 +32,9 @@ func TestMain(m *testing.M) {
 // misbehave is a worker that says hello (or not), takes its run and then
 // does what mode says.
 func misbehave(mode string) int {
+	if then, ok := strings.CutPrefix(mode, "print-"); ok {
+		return serve(os.Stdin, &tripwire{w: os.Stdout, then: then})
+	}
 	c := newConn(os.Stdin, os.Stdout)
 	version := Version
 	if mode == "old" {
@@ -55,6 +60,14 @@ func misbehave(mode string) int {
 			b[i] = 1
 		}
 		return int(b[len(b)-1])
+	case "cpuspin": // waits for a call while it spins: only the CPU rlimit stops it
+		if err := limitRun(&m.Run.Options); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		_ = c.send(&message{Type: msgCall, ID: 1, Name: "block"}, true)
+		for {
+		}
 	case "hang": // stuck in one step: ignores cancel and its budget
 		for {
 		}
@@ -62,14 +75,7 @@ func misbehave(mode string) int {
 		fmt.Fprintln(os.Stderr, "fatal error: something broke in the worker")
 		return 2
 	case "hog": // grows its resident memory without bound, as a step would
-		var keep [][]byte
-		for {
-			b := make([]byte, 1<<20)
-			for i := range b {
-				b[i] = 1
-			}
-			keep = append(keep, b)
-		}
+		hog()
 	case "garbage":
 		w := bufio.NewWriter(os.Stdout)
 		w.WriteString("not a frame\n")
@@ -77,6 +83,46 @@ func misbehave(mode string) int {
 		_, _ = c.receive() // until the host kills it
 	}
 	return 4
+}
+
+// tripwire is a worker's stdout that, once the first printed frame has
+// gone out, fails the way then says: crash (the process exits at once),
+// hang (stuck inside print, past its budget) or hog (grows without bound
+// inside print).
+type tripwire struct {
+	w    io.Writer
+	then string
+}
+
+func (t *tripwire) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if len(p) <= 4 || p[4] != msgPrinted {
+		return n, err
+	}
+	switch t.then {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fatal error: the worker broke after printing")
+		os.Exit(2)
+	case "hang":
+		for {
+		}
+	case "hog":
+		hog()
+	}
+	return n, err
+}
+
+// hog grows the resident memory without bound, as one step of a script
+// could.
+func hog() {
+	var keep [][]byte
+	for {
+		b := make([]byte, 1<<20)
+		for i := range b {
+			b[i] = 1
+		}
+		keep = append(keep, b)
+	}
 }
 
 // testPool is a pool of the test binary for one test, closed (and checked

@@ -105,7 +105,8 @@ func Default() *Pool {
 
 // Run is sandbox.Run in a worker process: the same request, options and
 // outcome. Nested calls and ToolSearch come back to this process and go
-// through req.Funnel and req.Search here. A worker that overruns its
+// through req.Funnel and req.Search here; req.OnCall and req.OnPrint are
+// told here as the worker calls and prints. A worker that overruns its
 // budget or a cancellation by more than the grace period, or that grows
 // past MaxMemory, is killed; the outcome then says so with the same errors
 // as in-process (ErrBudgetExceeded, ErrCanceled, ErrMemoryExceeded). A

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -165,6 +166,11 @@ type hostRun struct {
 	waitFrom time.Time
 	calls    []string
 	crash    error // the funnel's panic
+
+	// What the worker printed so far, for an outcome that never arrives.
+	log      strings.Builder
+	lines    []string
+	logChars int
 	canceled sync.Once
 }
 
@@ -188,7 +194,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	}
 	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]inFlight{}, callErrs: map[int]error{}}
 	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
-		Code: req.Code, Tools: req.Tools.Tools(), SearchSchema: req.SearchSchema,
+		Code: req.Code, Tools: names(req.Tools), SearchSchema: req.SearchSchema,
 		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
 	}}, true)
 	if err != nil {
@@ -214,6 +220,13 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			return r.failed(limit, err)
 		}
 		switch m.Type {
+		case msgPrinted:
+			r.log.WriteString(m.Name)
+			r.lines = append(r.lines, m.Lines...)
+			r.logChars = m.Chars
+			if req.OnPrint != nil {
+				req.OnPrint(r.log.String(), r.lines, r.logChars)
+			}
 		case msgCalled:
 			r.calls = append(r.calls, m.Name)
 			if req.OnCall != nil {
@@ -223,6 +236,8 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			r.startCall(m)
 		case msgSearch:
 			r.search(m)
+		case msgSchema:
+			r.answer(m.ID, sandbox.Output{Structured: r.schema(m.Name)}, nil)
 		case msgAbandon:
 			r.abandon(m.ID)
 		case msgOutcome:
@@ -243,7 +258,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 func (r *hostRun) failed(limit int, readErr error) sandbox.Outcome {
 	r.w.kill(killEnd)
 	detail := r.w.died(readErr)
-	out := sandbox.Outcome{Calls: r.calls, Abandoned: r.abandoned()}
+	out := sandbox.Outcome{Log: r.log.String(), LogChars: r.logChars, Lines: r.lines, Calls: r.calls, Abandoned: r.abandoned()}
 	r.mu.Lock()
 	out.Timings.ToolWait = r.waited
 	r.mu.Unlock()
@@ -262,25 +277,29 @@ func (r *hostRun) failed(limit int, readErr error) sandbox.Outcome {
 		out.Err = r.crash
 		r.mu.Unlock()
 	default:
-		if outOfMemory(r.w.stderr.String()) {
+		switch err := killedByLimit(r.w.cmd.ProcessState, r.budget); {
+		case outOfMemory(r.w.cmd.ProcessState, r.w.stderr.String()):
 			out.Err = &sandbox.MemoryError{Limit: limit}
-		} else {
+		case err != nil:
+			out.Err = err
+		default:
 			out.Err = &WorkerError{Detail: "the worker failed during the run: " + detail}
 		}
 	}
 	return out
 }
 
-// outOfMemory reports whether a worker's stderr says the Go runtime failed
-// to get memory: the address-space limit refused an allocation.
-func outOfMemory(stderr string) bool {
-	return strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory")
+// outOfMemory reports whether a worker died of the Go runtime failing to
+// get memory (a fatal error, exit status 2, saying so on stderr): the
+// address-space limit refused an allocation.
+func outOfMemory(st *os.ProcessState, stderr string) bool {
+	return st.ExitCode() == 2 && (strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory"))
 }
 
 // watchMemory kills the worker once its resident memory grows past limit
 // plus the headroom; it returns the function that stops watching.
 func (w *proc) watchMemory(limit uint64) func() {
-	if _, err := residentMemory(w.pid); err != nil {
+	if w.base == 0 { // resident memory cannot be read here (read at start)
 		return func() {}
 	}
 	threshold := w.base + raceMemoryFactor*(limit+killHeadroom)
@@ -356,6 +375,28 @@ func (r *hostRun) search(m *message) {
 	}
 	res, err := r.req.Search(m.Args)
 	r.answer(m.ID, sandbox.Output{Structured: res}, err)
+}
+
+// schema is a tool's input schema, for the worker's encoding of its
+// arguments.
+func (r *hostRun) schema(name string) json.RawMessage {
+	for _, t := range r.req.Tools.Tools() {
+		if t.Name == name {
+			return t.InputSchema
+		}
+	}
+	return nil
+}
+
+// names are the names of the reachable set's tools, all the worker learns
+// of them up front.
+func names(ts *sandbox.Toolset) []string {
+	tools := ts.Tools()
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
 }
 
 // answer sends a call's result; an error is kept here, by call id, so that

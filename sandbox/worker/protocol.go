@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -17,16 +18,18 @@ import (
 
 // Version is the protocol's version. The worker announces it first thing;
 // a host that speaks another version refuses the worker.
-const Version = 1
+const Version = 2
 
-// Frame types. Worker to host: hello, call, search, called, abandon,
-// outcome. Host to worker: run, result, cancel.
+// Frame types. Worker to host: hello, call, search, schema, called,
+// printed, abandon, outcome. Host to worker: run, result, cancel.
 const (
 	msgHello   byte = 'h' // worker: ready, with its version and pid
 	msgRun     byte = 'r' // host: the one script this worker runs
 	msgCall    byte = 'c' // worker: a nested call to perform (ID, Name, Args)
 	msgSearch  byte = 's' // worker: a ToolSearch to answer (ID, Args)
+	msgSchema  byte = 'i' // worker: the input schema of tool Name, as call ID
 	msgCalled  byte = 'n' // worker: the script made a call (Name), for OnCall
+	msgPrinted byte = 'p' // worker: what the log gained (Name, Lines, Chars)
 	msgAbandon byte = 'a' // worker: the script no longer waits for call ID
 	msgResult  byte = 'R' // host: the answer to call or search ID
 	msgCancel  byte = 'x' // host: the caller cancelled the run
@@ -43,6 +46,8 @@ type message struct {
 	Args    json.RawMessage
 	Out     sandbox.Output // a result's output
 	Failed  bool           // a result that is an error, with its text in Name
+	Lines   []string       // printed: the lines the log kept since the last
+	Chars   int            // printed: the characters printed in all
 	Run     *runRequest
 	Outcome *wireOutcome
 }
@@ -58,7 +63,11 @@ type message struct {
 //	outcome JSON wireOutcome
 //	call    id, name, args
 //	search  id, args
+//	schema  id, name (answered by a result whose structured content is
+//	        the schema)
 //	called  name
+//	printed characters in all, the text the log gained, the count of
+//	        lines it kept since and each
 //	abandon id
 //	cancel  (empty)
 //	result  id, flags (1 failed, 2 structured), then the error's text, or
@@ -89,8 +98,16 @@ func (m *message) marshal(b []byte) ([]byte, error) {
 		b = append(b, m.Args...)
 	case msgSearch:
 		b = append(binary.AppendUvarint(b, uint64(m.ID)), m.Args...)
+	case msgSchema:
+		b = append(binary.AppendUvarint(b, uint64(m.ID)), m.Name...)
 	case msgCalled:
 		b = append(b, m.Name...)
+	case msgPrinted:
+		b = appendBytes(binary.AppendUvarint(b, uint64(m.Chars)), m.Name)
+		b = binary.AppendUvarint(b, uint64(len(m.Lines)))
+		for _, line := range m.Lines {
+			b = appendBytes(b, line)
+		}
 	case msgAbandon:
 		b = binary.AppendUvarint(b, uint64(m.ID))
 	case msgResult:
@@ -161,8 +178,15 @@ func unmarshal(frame []byte) (*message, error) {
 		m.ID, m.Name, m.Args = d.int(), d.string(), d.rest()
 	case msgSearch:
 		m.ID, m.Args = d.int(), d.rest()
+	case msgSchema:
+		m.ID, m.Name = d.int(), string(d.rest())
 	case msgCalled:
 		m.Name = string(d.rest())
+	case msgPrinted:
+		m.Chars, m.Name = d.count(), d.string()
+		for n := d.int(); n > 0 && d.err == nil; n-- {
+			m.Lines = append(m.Lines, d.string())
+		}
 	case msgAbandon:
 		m.ID = d.int()
 	case msgCancel:
@@ -210,6 +234,17 @@ func (d *decoder) int() int {
 	return int(v)
 }
 
+// count reads a number that is no length: only its range is checked.
+func (d *decoder) count() int {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > math.MaxInt32<<16 {
+		d.fail(errShort)
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+
 func (d *decoder) byte() byte {
 	if len(d.b) == 0 {
 		d.fail(errShort)
@@ -250,11 +285,12 @@ func (d *decoder) fail(err error) {
 }
 
 // runRequest is a sandbox.Request without its functions: the worker learns
-// only whether the host has a funnel and a search, and asks through the
-// pipe.
+// the tools' names and whether the host has a funnel and a search, and
+// asks through the pipe, for a tool's input schema too (at its first call
+// with arguments: most runs call few of the tools they may reach).
 type runRequest struct {
 	Code         string
-	Tools        []sandbox.Tool
+	Tools        []string
 	SearchSchema json.RawMessage `json:",omitempty"`
 	HasFunnel    bool
 	HasSearch    bool

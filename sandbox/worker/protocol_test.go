@@ -16,11 +16,14 @@ import (
 func TestFramesRoundTrip(t *testing.T) {
 	frames := []*message{
 		{Type: msgHello, Version: Version, PID: 42},
-		{Type: msgRun, Run: &runRequest{Code: "return 1", Tools: []sandbox.Tool{{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}},
+		{Type: msgRun, Run: &runRequest{Code: "return 1", Tools: []string{"t", "u"},
 			HasFunnel: true, Options: sandbox.Options{Budget: time.Second, MaxCalls: 3}}},
 		{Type: msgCall, ID: 7, Name: "mcp__a__b", Args: json.RawMessage(`{"x":[1,null]}`)},
 		{Type: msgSearch, ID: 8, Args: json.RawMessage(`{"query":"q"}`)},
+		{Type: msgSchema, ID: 12, Name: "mcp__a__b"},
 		{Type: msgCalled, Name: "ToolSearch"},
+		{Type: msgPrinted, Name: "a\tb\nc", Lines: []string{"a\tb", "c"}, Chars: 1 << 40},
+		{Type: msgPrinted, Chars: 9},
 		{Type: msgAbandon, ID: 9},
 		{Type: msgCancel},
 		{Type: msgResult, ID: 7, Out: sandbox.Output{Structured: json.RawMessage(`null`), Text: []string{"a", ""},

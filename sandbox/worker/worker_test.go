@@ -2,11 +2,13 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -262,7 +264,7 @@ func TestMemoryKill(t *testing.T) {
 func TestBadWorkers(t *testing.T) {
 	for mode, want := range map[string]string{
 		"silent":  "does not serve as a worker",
-		"old":     "speaks worker protocol version 2",
+		"old":     fmt.Sprintf("speaks worker protocol version %d", Version+1),
 		"garbage": "broke the protocol",
 	} {
 		t.Run(mode, func(t *testing.T) {
@@ -325,5 +327,108 @@ func TestAddressSpaceLimit(t *testing.T) {
 	}
 	if killed := w.killed.Load(); !raceEnabled && killed != killEnd {
 		t.Errorf("the host killed the worker (reason %d); the kernel should have refused the allocation", killed)
+	}
+}
+
+// A worker the kernel kills at its CPU rlimit reads as over its budget,
+// not as a crash. This one spins while the host waits in the call it
+// asked for, so the host's watchdog is paused and the kernel's limit (a
+// few seconds of CPU for a 1 ms budget) is what ends it.
+func TestCPULimit(t *testing.T) {
+	p := misbehaving(t, "cpuspin")
+	w, err := p.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(w)
+	budget := time.Millisecond
+	out := w.run(context.Background(), request(`return 1`), sandbox.Options{Budget: budget}, p.grace)
+	var be *sandbox.BudgetError
+	if !errors.As(out.Err, &be) || be.Budget != budget {
+		t.Fatalf("err = %v, want the budget of %v", out.Err, budget)
+	}
+	if killed := w.killed.Load(); killed != killEnd {
+		t.Errorf("the host killed the worker (reason %d); the kernel should have", killed)
+	}
+	if ws := w.cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signal() != syscall.SIGKILL {
+		t.Errorf("the worker ended with %v, want the kernel's SIGKILL", w.cmd.ProcessState)
+	}
+}
+
+// A worker that dies after printing, or is killed for its budget or its
+// memory, still leaves the failed result what the script printed before,
+// as in-process: printed lines stream to the host as they are made.
+func TestPrintedBeforeTheEnd(t *testing.T) {
+	for then, tc := range map[string]struct {
+		budget   time.Duration
+		sentinel error
+	}{
+		"crash": {time.Minute, sandbox.ErrCrashed},
+		"hang":  {100 * time.Millisecond, sandbox.ErrBudgetExceeded},
+		"hog":   {time.Minute, sandbox.ErrMemoryExceeded},
+	} {
+		t.Run(then, func(t *testing.T) {
+			p := misbehaving(t, "print-"+then)
+			out := p.Run(context.Background(), request(`print("kept", 1) print("never sent") return 1`),
+				&sandbox.Options{Budget: tc.budget, MaxMemory: 32 << 20})
+			if sentinel := tc.sentinel; !errors.Is(out.Err, sentinel) {
+				t.Fatalf("err = %v, want %v", out.Err, sentinel)
+			}
+			want := sandbox.Outcome{Log: "kept\t1", LogChars: 6, Lines: []string{"kept\t1"}}
+			if diff := cmp.Diff(want, out, cmpopts.IgnoreFields(sandbox.Outcome{}, "Timings", "Err")); diff != "" {
+				t.Errorf("outcome (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The worker learns the tools' names with its run and asks for a tool's
+// input schema at its first call with arguments: the schema's empty-array
+// rule applies as in-process, for each call of it.
+func TestSchemaAtFirstCall(t *testing.T) {
+	p := testPool(t, nil)
+	req := request(`return tools.list{ xs = {} }, tools.list{ xs = {}, o = {} }, tools.echo{ xs = {} }, tools.none()`)
+	req.Tools = sandbox.NewToolset(append(req.Tools.Tools(),
+		sandbox.Tool{Name: "list", InputSchema: json.RawMessage(`{"type":"object","properties":{"xs":{"type":"array"}}}`)}))
+	inner := req.Funnel
+	req.Funnel = sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
+		if c.Name == "list" {
+			c.Name = "echo"
+		}
+		return inner.Call(ctx, c)
+	})
+	want := sandbox.Run(context.Background(), req, nil)
+	got := p.Run(context.Background(), req, nil)
+	if got.Err != nil || got.Result != want.Result {
+		t.Errorf("result %s (err %v), want %s", got.Result, got.Err, want.Result)
+	}
+	if !strings.Contains(want.Result, `[{"xs":[]},{"o":{},"xs":[]},{"xs":{}}`) {
+		t.Errorf("in-process result %s does not show the rule", want.Result)
+	}
+}
+
+// OnPrint hears each print in a worker as in-process, while the log has
+// room: what the log holds after it.
+func TestOnPrint(t *testing.T) {
+	p := testPool(t, nil)
+	heard := map[string][]string{}
+	for _, mode := range []string{"inprocess", "worker"} {
+		req := request(`print("a") print("b", 2) print({ 1 }) return 1`)
+		req.OnPrint = func(log string, lines []string, chars int) {
+			heard[mode] = append(heard[mode], fmt.Sprintf("%q %q %d", log, lines, chars))
+		}
+		run := sandbox.Run
+		if mode == "worker" {
+			run = p.Run
+		}
+		if out := run(context.Background(), req, nil); out.Err != nil {
+			t.Fatal(out.Err)
+		}
+	}
+	if len(heard["inprocess"]) != 3 {
+		t.Fatalf("in-process OnPrint heard %q", heard["inprocess"])
+	}
+	if diff := cmp.Diff(heard["inprocess"], heard["worker"]); diff != "" {
+		t.Errorf("OnPrint (-in-process +worker):\n%s", diff)
 	}
 }
