@@ -234,6 +234,8 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"rarity (idf)", func(r *ranking) { r.idfPower = 0 }},
 		{"substrings of names", func(r *ranking) { r.substring = 0 }},
 		{"synonyms", func(r *ranking) { r.synonym = 0 }},
+		{"looser relations", func(r *ranking) { r.related = 0 }},
+		{"derived forms", func(r *ranking) { r.derived = 0 }},
 		{"prefixes", func(r *ranking) { r.prefix = 0 }},
 		{"near spellings", func(r *ranking) { r.typo = 0 }},
 		{"values weigh less", func(r *ranking) { r.value = 1 }},

@@ -31,7 +31,7 @@ import (
 var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
-	synonym:   0.6, prefix: 0.5, typo: 0.6,
+	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
 	value: 0.3, stop: 0.15, implied: 0.5,
 	idfPower: 0.5,
 	coord:    0.75,
@@ -44,20 +44,20 @@ type ranking struct {
 	fields    [nFields]float64 // per field a keyword is found in
 	substring float64          // a substring of the name (sql in mysql)
 	// How a keyword reaches a word other than its own, relative to itself.
-	synonym, prefix, typo float64
-	value                 float64 // a keyword that looks like an argument value
-	stop                  float64 // a stop word, among other keywords
-	idfPower              float64 // flattens rarity: a rare word must not drown the rest
-	coord                 float64 // how much the share of the query a tool covers scales its score
-	cover                 float64 // times the share of the tool's own name the query covers
-	surface               float64 // per keyword written as in the name (issue, not issues)
-	order                 float64 // per pair of neighbouring name words in the query's order
-	phrase                float64 // per pair of description words next to each other in the query
-	intent                bool    // whether annotations weigh against the query's intent
-	descSurface           float64 // per keyword written as in the description
-	implied               float64 // a keyword a value implies (file for notes.md)
-	head                  float64 // the query's first word is the first word of the tool's name
-	verb                  float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
+	synonym, related, derived, prefix, typo float64
+	value                                   float64 // a keyword that looks like an argument value
+	stop                                    float64 // a stop word, among other keywords
+	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
+	coord                                   float64 // how much the share of the query a tool covers scales its score
+	cover                                   float64 // times the share of the tool's own name the query covers
+	surface                                 float64 // per keyword written as in the name (issue, not issues)
+	order                                   float64 // per pair of neighbouring name words in the query's order
+	phrase                                  float64 // per pair of description words next to each other in the query
+	intent                                  bool    // whether annotations weigh against the query's intent
+	descSurface                             float64 // per keyword written as in the description
+	implied                                 float64 // a keyword a value implies (file for notes.md)
+	head                                    float64 // the query's first word is the first word of the tool's name
+	verb                                    float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
 }
 
 // weigh is how well a tool's annotations fit the intent: a query that
@@ -148,6 +148,7 @@ type variant struct {
 	q       float64
 	p       *post
 	literal bool
+	loose   bool // a looser relation: it scores, but covers no word of a name
 }
 
 // scores is one keyword query evaluated over an index.
@@ -542,6 +543,9 @@ func (x *Index) plan(text string) *plan {
 		x.variants(k)
 		p.positions = pos
 		for _, v := range k.vars {
+			if v.loose {
+				continue
+			}
 			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
 				p.byStem[v.stem] = reach{k: i, pos: pos, literal: v.literal}
 			}
@@ -571,11 +575,16 @@ func (x *Index) variants(k *keyword) {
 			})
 		}
 	}
-	for _, syn := range synonymTable[k.stem] {
-		if p, ok := x.words.get(syn); ok {
-			k.vars = append(k.vars, variant{stem: syn, q: params.synonym, p: p})
+	reach := func(stems []string, q float64, loose bool) {
+		for _, s := range stems {
+			if p, ok := x.words.get(s); ok && q > 0 {
+				k.vars = append(k.vars, variant{stem: s, q: q, p: p, loose: loose})
+			}
 		}
 	}
+	reach(derive(k.word), params.derived, false)
+	reach(synonymTable[k.stem], params.synonym, false)
+	reach(relatedTable[k.stem], params.related, true)
 }
 
 // token is one whitespace-separated piece of a query; value marks what
