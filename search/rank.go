@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The ranking. Each keyword of a query scores each tool by its best
@@ -32,7 +33,7 @@ var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
 	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5,
+	value: 0.3, stop: 0.15, implied: 0.5, names: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
@@ -46,6 +47,7 @@ type ranking struct {
 	// How a keyword reaches a word other than its own, relative to itself.
 	synonym, related, derived, prefix, typo float64
 	value                                   float64 // a keyword that looks like an argument value
+	names                                   bool    // whether a capitalized word the pool does not know is a value
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -477,12 +479,15 @@ func (x *Index) plan(text string) *plan {
 	}
 	var all []keyword
 	kept, verb := 0, false
-	for _, tok := range tokens(text) {
+	for i, tok := range tokens(text) {
 		ws := words(tok.text)
-		// An id such as web-5d8 or i-0abc123 makes its whole token a value.
+		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
+		// so does a capitalized word after the first that the pool does
+		// not know: a person's, a company's or a project's name (Priya,
+		// Acme, WEB).
 		value := tok.value || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
-			return mixed(w) && !known
+			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
 		for _, w := range ws {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
@@ -640,6 +645,11 @@ func valueKind(f string) string {
 		return "repository" // owner/name
 	}
 	return ""
+}
+
+func startsUpper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
 }
 
 func isNumber(w string) bool {

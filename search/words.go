@@ -199,6 +199,19 @@ var stopWords = map[string]bool{
 	"lets": true, "someone": true, "something": true, "did": true, "why": true,
 	"where": true, "when": true, "whether": true, "them": true, "they": true,
 	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
+	// Contractions (I'd, I'm, we'll, don't) and the filler of a request
+	// ("could you go ahead and", "I'd like to", "for me real quick").
+	"d": true, "m": true, "ll": true, "re": true, "ve": true, "don": true,
+	"doesn": true, "isn": true, "aren": true, "won": true, "didn": true,
+	"kindly": true, "hey": true, "hi": true, "thanks": true, "thank": true,
+	"ok": true, "okay": true, "like": true, "ahead": true,
+	"help": true, "able": true, "try": true, "gonna": true, "wanna": true,
+	"really": true, "actually": true, "quickly": true, "quick": true,
+	"maybe": true, "possible": true, "somehow": true, "currently": true,
+	"right": true, "now": true, "already": true, "still": true, "yet": true,
+	"again": true, "whole": true, "entire": true,
+	"every": true, "each": true, "one": true, "both": true, "other": true,
+	"know": true, "figure": true, "going": true, "being": true,
 }
 
 // maxStop is the length of the longest stop word: longer words are not
