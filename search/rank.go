@@ -33,7 +33,7 @@ var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
 	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, names: true,
+	value: 0.3, stop: 0.15, implied: 0.5, names: true, context: 1,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
@@ -48,6 +48,7 @@ type ranking struct {
 	synonym, related, derived, prefix, typo float64
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
+	context                                 float64 // a word after a preposition (in staging, from the last email), server names aside
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -141,6 +142,7 @@ type reach struct {
 type keyword struct {
 	word, stem string
 	weight     float64
+	scale      float64 // params.context for a word of the sentence's context, else 1
 	stop       bool
 	vars       []variant
 }
@@ -271,9 +273,9 @@ func (x *Index) score(text string) *scores {
 			if s.score[id] == 0 {
 				s.hits = append(s.hits, id)
 			}
-			s.score[id] += cur[id] * k.weight
+			s.score[id] += cur[id] * k.weight * k.scale
 			if !k.stop {
-				s.covered[id] += k.weight
+				s.covered[id] += k.weight * k.scale
 			}
 			cur[id] = 0
 		}
@@ -478,7 +480,7 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
-	kept, verb := 0, false
+	kept, verb, context := 0, false, false
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
 		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
@@ -493,9 +495,15 @@ func (x *Index) plan(text string) *plan {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
 			}
-			k := keyword{word: w, stem: stem(w), weight: 1}
+			k := keyword{word: w, stem: stem(w), weight: 1, scale: 1}
 			if value {
 				k.weight = params.value
+			}
+			if context && !isStop(w) && !x.serverWord(k.stem) {
+				k.scale = params.context
+			}
+			if verb && contextWords[w] {
+				context = true
 			}
 			if !verb && k.weight == 1 && !isStop(w) && !x.serverWord(k.stem) {
 				verb = true
@@ -513,7 +521,7 @@ func (x *Index) plan(text string) *plan {
 		// A value says what kind of thing it is: a URL, an address, a
 		// file, a channel.
 		if w := tok.implies; w != "" && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied, scale: 1})
 			kept++
 		}
 	}
@@ -535,7 +543,7 @@ func (x *Index) plan(text string) *plan {
 			p.meaning++
 		}
 		if !k.stop {
-			p.weight += k.weight
+			p.weight += k.weight * k.scale
 		}
 	}
 	p.meaning = max(p.meaning, 1)
@@ -646,6 +654,12 @@ func valueKind(f string) string {
 	}
 	return ""
 }
+
+// contextWords start the part of a request that says where or with what
+// (delete the pod in staging, download the attachment from the last
+// email): after the first of them, words weigh params.context.
+var contextWords = wordSet("in", "on", "from", "with", "for", "at", "by", "via", "under",
+	"within", "inside", "where", "whose", "that", "which", "about", "containing")
 
 func startsUpper(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
