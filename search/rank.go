@@ -33,7 +33,7 @@ var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
 	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, names: true, context: 1,
+	value: 0.3, stop: 0.15, implied: 0.5, names: true, context: 1, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
@@ -48,6 +48,7 @@ type ranking struct {
 	synonym, related, derived, prefix, typo float64
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
+	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	context                                 float64 // a word after a preposition (in staging, from the last email), server names aside
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
@@ -142,7 +143,9 @@ type reach struct {
 type keyword struct {
 	word, stem string
 	weight     float64
-	scale      float64 // params.context for a word of the sentence's context, else 1
+	scale      float64  // params.context for a word of the sentence's context, else 1
+	also       []string // the verbs a phrasal verb means (create, start for spin up)
+	particle   bool     // the up of spin up
 	stop       bool
 	vars       []variant
 }
@@ -502,10 +505,23 @@ func (x *Index) plan(text string) *plan {
 			if context && !isStop(w) && !x.serverWord(k.stem) {
 				k.scale = params.context
 			}
-			if verb && contextWords[w] {
+			// A verb's particle (spin up, tear down, roll back) makes the
+			// pair mean another verb: the verb reaches it, the particle
+			// weighs as a stop word, and the pair's class is the query's.
+			if n := len(all) - 1; n >= 0 && params.phrasal {
+				if to, ok := phrasal[all[n].word+" "+w]; ok {
+					all[n].also = to
+					k.particle = true
+					if p.head == n {
+						p.verb = verbClass(to[0])
+						p.intent = max(p.verb, reads)
+					}
+				}
+			}
+			if verb && contextWords[w] && !k.particle {
 				context = true
 			}
-			if !verb && k.weight == 1 && !isStop(w) && !x.serverWord(k.stem) {
+			if !verb && k.weight == 1 && !isStop(w) && !k.particle && !x.serverWord(k.stem) {
 				verb = true
 				p.head = len(all)
 				p.verb = verbClass(w)
@@ -532,7 +548,7 @@ func (x *Index) plan(text string) *plan {
 		// Stop words stay, weighed low and matched in names only: "who am
 		// I" is get_me.
 		for i := range all {
-			if isStop(all[i].word) {
+			if isStop(all[i].word) || all[i].particle {
 				all[i].stop, all[i].weight = true, params.stop
 			}
 		}
@@ -596,6 +612,9 @@ func (x *Index) variants(k *keyword) {
 		}
 	}
 	reach(derive(k.word), params.derived, false)
+	for _, w := range k.also {
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+	}
 	reach(synonymTable[k.stem], params.synonym, false)
 	reach(relatedTable[k.stem], params.related, true)
 }

@@ -322,6 +322,37 @@ var narrower = map[string][]string{
 	"lgtm":         {"approve"},
 }
 
+// phrasal maps a verb and its particle to the verbs the pair means, the
+// first giving the query's class (read, change, destroy, run).
+var phrasal = map[string][]string{
+	"spin up": {"create", "start", "launch"}, "spin down": {"stop", "delete"},
+	"tear down": {"delete", "destroy"}, "shut down": {"stop", "shutdown"},
+	"shut off": {"stop", "disable"}, "turn on": {"enable", "start"},
+	"turn off": {"disable", "stop"}, "switch on": {"enable", "start"},
+	"switch off": {"disable", "stop"}, "power on": {"start", "boot"},
+	"power off": {"stop", "shutdown"}, "boot up": {"start", "boot"},
+	"start up": {"start"}, "bring up": {"start", "show"},
+	"take down": {"stop", "remove"}, "kick off": {"start", "trigger", "run"},
+	"fire off": {"send", "trigger"}, "roll back": {"rollback", "revert", "undo"},
+	"roll out": {"deploy", "rollout", "release"}, "look up": {"lookup", "find", "get"},
+	"pull up": {"show", "get", "open"}, "clean up": {"delete", "remove", "purge"},
+	"set up": {"create", "setup", "configure"}, "sign up": {"register", "signup", "create"},
+	"sign in": {"login", "signin", "authenticate"}, "log in": {"login", "signin", "authenticate"},
+	"sign out": {"logout", "signout"}, "log out": {"logout", "signout"},
+	"back up": {"backup", "snapshot"}, "fill in": {"fill", "type"},
+	"fill out": {"fill", "type"}, "hand off": {"assign", "transfer"},
+	"loop in": {"invite", "add", "share"}, "write up": {"create", "write", "draft"},
+	"jot down": {"create", "note", "write"}, "note down": {"create", "note", "write"},
+	"hang up": {"end", "stop"}, "find out": {"find", "get"},
+	"figure out": {"find", "analyze"}, "print out": {"print"},
+	"free up": {"delete", "remove"}, "scale up": {"scale"}, "scale down": {"scale"},
+	"wind down": {"stop"}, "dig into": {"analyze", "inspect"},
+	"check out": {"checkout", "switch"}, "check in": {"checkin", "commit"},
+	"get rid": {"delete", "remove"}, "send out": {"send"}, "reach out": {"send", "message"},
+	"follow up": {"reply", "remind"}, "go back": {"back"}, "go to": {"navigate", "goto"},
+	"log into": {"login", "signin", "authenticate"}, "sign into": {"login", "signin", "authenticate"},
+}
+
 // derive returns the derived forms of word a model may write for one
 // another, as stems: deploy and deployment, notify and notification,
 // subscribe and subscription, execute and execution. The stemmer keeps
@@ -329,9 +360,18 @@ var narrower = map[string][]string{
 // their own kind of match, below the word itself.
 func derive(word string) []string {
 	var out []string
+	s := stem(word)
+	if s != word {
+		out = forms(s, out) // notifications, execute: notification, execut
+	}
+	return forms(word, out)
+}
+
+// forms appends the derived forms of word to out.
+func forms(word string, out []string) []string {
 	add := func(w string) {
-		if len(w) >= 3 && w != word {
-			out = append(out, stem(w))
+		if s := stem(w); len(w) >= 3 && w != word && !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
 	// A base of three letters is kept only when it ends in y (pay,
@@ -374,10 +414,9 @@ func derive(word string) []string {
 		add(word[:len(word)-1] + "ation")
 		add(word[:len(word)-1] + "ion")
 		add(word[:len(word)-1] + "al")
-	default:
+	default: // not -ation: a documentation is no document
 		add(word + "ment")
 		add(word + "ion")
-		add(word + "ation")
 		add(word + "al")
 	}
 	return out
