@@ -83,6 +83,8 @@ var verbGroups = [][]string{
 	{"merge", "combine", "squash"},
 	{"mute", "silence", "snooze"},
 	{"escalate", "page"},
+	{"scrape", "crawl", "extract"},
+	{"ban", "block", "suspend"},
 }
 
 // nounGroups are nouns that name one another.
@@ -189,6 +191,25 @@ var nounGroups = [][]string{
 	{"recipient", "to"},
 	{"size", "usage", "quota"},
 	{"credit", "balance", "funds"},
+	{"embedding", "vector", "embed"},
+	{"similar", "similarity", "semantic", "nearest"},
+	{"availability", "freebusy", "free", "busy"},
+	{"attendee", "participant", "guest", "invitee"},
+	{"coordinates", "geocode", "latitude", "longitude"},
+	{"mfa", "2fa", "otp", "totp"},
+	{"discount", "coupon", "promo", "promotion", "voucher"},
+	{"shipping", "shipment", "delivery", "tracking"},
+	{"payout", "withdrawal"},
+	{"template", "snippet", "boilerplate"},
+	{"trace", "span", "tracing"},
+	{"artifact", "asset"},
+	{"news", "headline", "headlines"},
+	{"transcript", "transcription", "caption", "subtitle", "transcribe"},
+	{"recommend", "suggest", "recommendation", "suggestion"},
+	{"rating", "score", "stars"},
+	{"brightness", "dim", "brighten"},
+	{"scene", "routine", "automation"},
+	{"reminder", "remind"},
 }
 
 // related are words that often stand for one another in a request
@@ -296,8 +317,6 @@ var narrower = map[string][]string{
 	"recipient":    {"user"},
 	"mention":      {"user"},
 	"emoji":        {"reaction"},
-	"coupon":       {"discount"},
-	"promo":        {"discount"},
 	"shipment":     {"order"},
 	"cart":         {"order", "checkout"},
 	"song":         {"track"},
@@ -320,6 +339,20 @@ var narrower = map[string][]string{
 	"inbox":        {"email"},
 	"thread":       {"message", "reply"},
 	"lgtm":         {"approve"},
+	"upsert":       {"insert", "update"},
+	"scrape":       {"fetch", "page"},
+	"crawl":        {"fetch", "page"},
+	"reschedule":   {"update", "event"},
+	"rsvp":         {"respond", "event"},
+	"forward":      {"send"},
+	"resend":       {"send"},
+	"drive":        {"direction", "route"},
+	"commute":      {"direction", "route"},
+	"restaurant":   {"place"},
+	"cafe":         {"place"},
+	"hotel":        {"place"},
+	"subscriber":   {"contact", "member"},
+	"audience":     {"list", "contact"},
 }
 
 // phrasal maps a verb and its particle to the verbs the pair means, the
