@@ -228,7 +228,8 @@ func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
 var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
 	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
 	"status", "inspect", "display", "print", "retrieve", "query", "lookup", "analyze",
-	"explain", "scan", "watch", "browse", "download", "export")
+	"explain", "scan", "watch", "browse", "download", "export", "load", "summarize",
+	"compare", "diff", "preview", "track", "monitor", "locate", "estimate")
 
 var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
 	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
@@ -236,7 +237,12 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve",
 	"transition", "fork", "insert", "mute", "retry", "rerun", "scale", "apply",
 	"publish", "draft", "build", "finalize", "duplicate", "attach", "enable", "disable",
-	"rollout", "restart")
+	"rollout", "restart", "register", "generate", "provision", "reassign", "close",
+	"resolve", "complete", "finish", "archive", "reserve", "subscribe", "follow",
+	"unsubscribe", "sync", "activate", "deactivate", "react", "pay", "snooze", "invite",
+	"grant", "upsert", "convert", "translate", "revert", "restore", "connect",
+	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
+	"reopen", "accept", "reject", "decline", "notify", "ping")
 
 // runVerbs run something that may read or write: they say nothing.
 var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
