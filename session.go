@@ -174,6 +174,16 @@ func (s *Session) SetSettings(settings Settings) error {
 	})
 }
 
+// Update replaces the registry and the settings at once, with one
+// reassembly where SetTools and SetSettings in turn make two: what a host
+// calls when it hands over both after any change. If they do not assemble,
+// both are left as they were and the error says why.
+func (s *Session) Update(tools []Tool, settings Settings) error {
+	return s.update(func(st *state) (*state, error) {
+		return newState(slices.Clone(tools), settings.clone(), s.exempt, st.index)
+	})
+}
+
 func (s *Session) update(next func(*state) (*state, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -494,3 +494,27 @@ func TestExemptIsHostPolicy(t *testing.T) {
 		}
 	}
 }
+
+// Update hands over tools and settings at once: both take effect together,
+// and a registry that does not assemble leaves both as they were.
+func TestUpdateReplacesToolsAndSettingsTogether(t *testing.T) {
+	s := newSession(t, &fakeFunnel{}, &Options{Tools: builtins()})
+	before := toolsJSON(t, s.Request(nil))
+	off := Settings{Local: Layer{EnableExec: ptr(false)}}
+	if err := s.Update([]pool.Tool{{Name: "parallel", ShouldDefer: true}}, off); err == nil {
+		t.Fatal("Update with a pool tool named parallel did not fail")
+	}
+	if got := toolsJSON(t, s.Request(nil)); got != before {
+		t.Errorf("a refused Update changed tools[]:\n%s\nwant\n%s", got, before)
+	}
+	if err := s.Update(with(builtins(), githubTools()), off); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Request(nil)
+	if r.Assembly.Exec.Enabled() {
+		t.Error("Update's settings (enableExec false) did not take effect")
+	}
+	if !r.Assembly.Available("mcp__github__create_issue") {
+		t.Error("Update's tools did not take effect")
+	}
+}

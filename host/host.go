@@ -331,10 +331,7 @@ func (h *Host) sync() {
 			continue
 		}
 		live = append(live, wp)
-		if err := s.SetSettings(st); err != nil {
-			reports = append(reports, Report{Source: "settings", Err: err})
-		}
-		if err := s.SetTools(tools); err != nil {
+		if err := s.Update(tools, st); err != nil {
 			reports = append(reports, Report{Source: "mcp", Err: err})
 		}
 	}

@@ -163,8 +163,9 @@ func TestORCH7_ReturnValues(t *testing.T) {
 		`return 0.5`:                       "0.5",
 		`return {}`:                        "{}",
 		`return print`:                     `"<function>"`,
-		`return select("#", ...)`:          "0",
-		`if true then return "early" end return "late"`: "early",
+		`return { [true] = 1, [false] = 0, [print] = 2, [3] = 3 }`: `{"3":3,"<function>":2,"false":0,"true":1}`,
+		`return select("#", ...)`:                                  "0",
+		`if true then return "early" end return "late"`:            "early",
 	} {
 		mustResult(t, f, code, want)
 	}

@@ -37,7 +37,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, flagsFirst(app, args))
 	return exitStatus(err, stderr)
 }
 
@@ -88,9 +88,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "execlua",
 		Usage: "run Lua scripts against MCP servers the way the Exec tool runs them",
-		Description: `Flags go before the command's arguments.
-
-Example:
+		Description: `Example:
    execlua demo
    execlua run --demo script.lua`,
 		Reader:          stdin,

@@ -660,3 +660,36 @@ func TestRunIsolationProcess(t *testing.T) {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 }
+
+// Flags may follow the script, as people type them.
+func TestFlagsAfterTheScript(t *testing.T) {
+	r := runCLI(t, "", `return tools.mcp__demo__echo{ a = 1 }`, "run", "-", "--demo", "--yes", "--json").want(t, exitOK)
+	if !strings.Contains(r.stdout, `"ok": true`) && !strings.Contains(r.stdout, `"ok":true`) {
+		t.Errorf("stdout = %q, want the --json shape", r.stdout)
+	}
+}
+
+// The README's dry run is examples/scripts/tidy.lua, and prints what the
+// README shows.
+func TestReadmeDryRun(t *testing.T) {
+	script, err := os.ReadFile("../../examples/scripts/tidy.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", string(script), "run", "--demo", "--yes", "--dry-run", "-").want(t, exitOK)
+	lines := []string{strings.TrimSpace(r.stdout)}
+	_, skipped, _ := strings.Cut(r.stderr, "dry run: ")
+	lines = append(lines, strings.Split(strings.TrimSpace("dry run: "+skipped), "\n")...)
+	if len(lines) != 5 {
+		t.Fatalf("stdout %q, stderr %q: want a result and four lines of dry run", r.stdout, r.stderr)
+	}
+	for _, line := range lines {
+		if !strings.Contains(string(readme), "# "+line) {
+			t.Errorf("the README's dry run does not show %q", line)
+		}
+	}
+}

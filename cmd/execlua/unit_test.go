@@ -87,3 +87,26 @@ func TestListedEntryRoundTrips(t *testing.T) {
 		t.Errorf("round trip: %+v, want %+v", again, tool)
 	}
 }
+
+// Flags after a command's arguments are read as flags: a value stays with
+// its flag, "--" keeps what follows it an argument, and words of other
+// commands or before the command are left alone.
+func TestFlagsFirst(t *testing.T) {
+	app := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	for _, tc := range []struct{ in, want string }{
+		{"execlua run script.lua --json", "execlua run --json script.lua"},
+		{"execlua run script.lua --budget 2s -y", "execlua run --budget 2s -y script.lua"},
+		{"execlua run - --record=out.json --dry-run", "execlua run --record=out.json --dry-run -"},
+		{"execlua run script.lua -- --json", "execlua run script.lua -- --json"},
+		{"execlua search notes --max-results 3 --demo", "execlua search --max-results 3 --demo notes"},
+		{"execlua run script.lua --bogus", "execlua run --bogus script.lua"},
+		{"execlua run script.lua --budget", "execlua run --budget script.lua"},
+		{"execlua --help run", "execlua --help run"},
+		{"execlua bogus x --json", "execlua bogus x --json"},
+	} {
+		got := strings.Join(flagsFirst(app, strings.Fields(tc.in)), " ")
+		if got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}

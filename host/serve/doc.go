@@ -8,8 +8,10 @@
 // goes through the host's one funnel, so the same permission rules and
 // hooks apply either way.
 //
-// Each MCP session is its own conversation: it gets its own execlua.Session
-// and its own record of the announcements it was given. The announcement of
+// Each MCP session is its own conversation: it keeps its own record of the
+// announcements it was given, and all of them share one execlua.Session
+// (a session keeps nothing of a conversation), so a thousand clients cost
+// one assembled pool and one search index. The announcement of
 // the pool at start is the server's instructions; when the pool has changed
 // since a conversation last heard of it, the new announcement comes first
 // in the next Exec result, ahead of the script's own result. A client that

@@ -31,9 +31,10 @@ type Server struct {
 	// intro is the announcement given as instructions; every conversation
 	// starts having heard it.
 	intro *execlua.Message
-	// shared follows the host like every session; it answers what tools[]
-	// is and runs the Exec calls of requests without a session, which
-	// keep no state of their own.
+	// shared follows the host; it answers what tools[] is and runs every
+	// conversation's Exec calls. A session keeps nothing of a conversation
+	// (what was announced is read off the history given to it), so one
+	// session, one assembled pool and one search index serve every client.
 	shared *execlua.Session
 
 	mu       sync.Mutex
@@ -44,10 +45,8 @@ type Server struct {
 	progress tallies
 }
 
-// conversation is one MCP session's Exec state.
+// conversation is one MCP session's Exec state: what it was told.
 type conversation struct {
-	session *execlua.Session
-
 	mu      sync.Mutex
 	history []execlua.Message // the announcements this client was given
 }
@@ -140,7 +139,7 @@ func sameDeclaration(a, b execlua.ToolDeclaration) bool {
 // from 2026-07-28 on are sessionless) is a conversation of its own that has
 // heard only the instructions: it is told of the pool whenever the pool
 // differs from them.
-func (s *Server) conversation(ctx context.Context) (*conversation, error) {
+func (s *Server) conversation(ctx context.Context) *conversation {
 	id := ""
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		id = cs.SessionID()
@@ -148,30 +147,21 @@ func (s *Server) conversation(ctx context.Context) (*conversation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c, ok := s.convs[id]; ok {
-		return c, nil
+		return c
 	}
-	c := &conversation{session: s.shared}
+	c := &conversation{}
 	if s.intro != nil {
 		c.history = []execlua.Message{*s.intro}
 	}
-	if id == "" {
-		return c, nil
+	if id != "" {
+		s.convs[id] = c
 	}
-	sess, err := s.host.NewSession(nil)
-	if err != nil {
-		return nil, err
-	}
-	c.session = sess
-	s.convs[id] = c
-	return c, nil
+	return c
 }
 
 // exec runs one Exec call in the caller's conversation.
 func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	conv, err := s.conversation(ctx)
-	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
-	}
+	conv := s.conversation(ctx)
 	input, err := json.Marshal(req.GetRawArguments())
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
@@ -180,7 +170,7 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	// Exec calls of one conversation at once deliver it once.
 	conv.mu.Lock()
 	var content []mcp.Content
-	if a := conv.session.Request(conv.history).Announcement; a != nil {
+	if a := s.shared.Request(conv.history).Announcement; a != nil {
 		conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
 		content = append(content, mcp.NewTextContent(a.Text))
 	}
@@ -188,7 +178,7 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 
 	run, messages := collect(ctx)
 	report, delivered := progress(ctx, req)
-	res := s.host.RunExec(run, conv.session, input, &execlua.RunOptions{Progress: report})
+	res := s.host.RunExec(run, s.shared, input, &execlua.RunOptions{Progress: report})
 	delivered()
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -98,8 +99,10 @@ func (c *conn) succeeded() {
 }
 
 // output maps a tools/call result (ORCH-2): the structuredContent as
-// received, the text blocks, the image blocks; other blocks (audio,
-// resources, resource links) are left out. An isError result is a
+// received, the text blocks, the image blocks. The other blocks are not
+// dropped without a word: an embedded text resource is text, an embedded
+// image is an image, and audio, other binary resources and resource links
+// each leave a line saying what was there. An isError result is a
 // *ToolError with the text blocks joined.
 func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 	var out execlua.Output
@@ -109,6 +112,21 @@ func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 			out.Text = append(out.Text, b.Text)
 		case mcp.ImageContent:
 			out.Images = append(out.Images, execlua.Image{MIMEType: b.MIMEType, Data: b.Data})
+		case mcp.AudioContent:
+			out.Text = append(out.Text, fmt.Sprintf("[audio (%s, %d bytes) not shown]", b.MIMEType, decodedSize(b.Data)))
+		case mcp.ResourceLink:
+			out.Text = append(out.Text, linkLine(b))
+		case mcp.EmbeddedResource:
+			switch r := b.Resource.(type) {
+			case mcp.TextResourceContents:
+				out.Text = append(out.Text, r.Text)
+			case mcp.BlobResourceContents:
+				if strings.HasPrefix(r.MIMEType, "image/") {
+					out.Images = append(out.Images, execlua.Image{MIMEType: r.MIMEType, Data: r.Blob})
+				} else {
+					out.Text = append(out.Text, fmt.Sprintf("[resource %s (%s, %d bytes) not shown]", r.URI, cmp.Or(r.MIMEType, "binary"), decodedSize(r.Blob)))
+				}
+			}
 		}
 	}
 	if res.IsError {
@@ -122,12 +140,30 @@ func output(tool string, res *mcp.CallToolResult) (execlua.Output, error) {
 	case len(res.RawStructuredContent) > 0 && string(res.RawStructuredContent) != "null":
 		out.Structured = res.RawStructuredContent
 	case res.StructuredContent != nil:
-		// In-process results were never encoded; this is their one encoding.
+		// A result that arrived as a value only (no transport encoded
+		// it): this is its one encoding, for hooks and recordings; the
+		// script's table is built from the value itself.
 		raw, err := json.Marshal(res.StructuredContent)
 		if err != nil {
 			return execlua.Output{}, fmt.Errorf("%s returned structured content that cannot be encoded as JSON: %w", tool, err)
 		}
-		out.Structured = raw
+		out.Structured, out.Decoded = raw, res.StructuredContent
 	}
 	return out, nil
+}
+
+// decodedSize is how many bytes base64 text stands for.
+func decodedSize(b64 string) int { return len(strings.TrimRight(b64, "=")) * 3 / 4 }
+
+// linkLine says what a resource_link block points to, for the script to
+// read or hand to a resource-reading tool.
+func linkLine(l mcp.ResourceLink) string {
+	line := "[resource link: " + cmp.Or(l.Title, l.Name) + " <" + l.URI + ">"
+	if l.MIMEType != "" {
+		line += " (" + l.MIMEType + ")"
+	}
+	if l.Description != "" {
+		line += ": " + l.Description
+	}
+	return line + "]"
 }

@@ -21,7 +21,10 @@
 //
 // [Manager.Call] performs tools/call: the output is the structuredContent
 // (the bytes as received when mcp-go kept them), the text blocks and the
-// image blocks; an isError result is an error carrying its text (ORCH-2).
+// image blocks; an embedded text resource counts as text, an embedded image
+// as an image, and audio, binary resources and resource links become a line
+// of text saying what was there. An isError result is an error carrying its
+// text (ORCH-2).
 // Cancelling the call's context sends notifications/cancelled to a stdio or
 // in-process server and ends the HTTP request of an HTTP server.
 package servers

@@ -77,6 +77,16 @@ func TestTransports(t *testing.T) {
 			if err != nil || len(out.Images) != 1 || out.Images[0].MIMEType != "image/png" || out.Text != nil || out.Structured != nil {
 				t.Errorf("image: %+v, %v", out, err)
 			}
+			out, err = call("blocks", "{}")
+			wantText := []string{
+				"resource text",
+				"[resource file:///data.bin (binary, 4 bytes) not shown]",
+				"[audio (audio/wav, 4 bytes) not shown]",
+				"[resource link: todo.md <file:///notes/todo.md> (text/markdown): the to-do list]",
+			}
+			if err != nil || !slices.Equal(out.Text, wantText) || len(out.Images) != 1 || out.Images[0].Data != "aGVsbG8=" {
+				t.Errorf("blocks: %+v, %v; want text %q and the embedded image", out, err, wantText)
+			}
 			_, err = call("fail", "{}")
 			var te *ToolError
 			if !errors.As(err, &te) || err.Error() != "boom: bad input" {

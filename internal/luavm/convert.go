@@ -368,7 +368,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, path s
 		if i > 0 {
 			e.buf.WriteByte(',')
 		}
-		name := asString(k)
+		name := keyString(k)
 		jsontext.WriteString(e.buf, name)
 		e.buf.WriteByte(':')
 		sub := ""
@@ -469,11 +469,19 @@ func firstNumber(keys []glua.LValue) glua.LValue {
 	return keys[0]
 }
 
+// keyString names an object key in JSON: a string as it is, a number as
+// Lua prints it, a boolean as true or false, and any other value as its
+// type in brackets, as such values are written.
 func keyString(k glua.LValue) string {
-	if k.Type() == glua.LTString || k.Type() == glua.LTNumber {
+	switch k.Type() {
+	case glua.LTString, glua.LTNumber:
 		return asString(k)
+	case glua.LTBool:
+		return k.String()
+	case glua.LTThread:
+		return "<coroutine>"
 	}
-	return k.Type().String()
+	return "<" + k.Type().String() + ">"
 }
 
 func keyText(k glua.LValue) string {

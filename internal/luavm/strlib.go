@@ -17,6 +17,7 @@ func (s *State) openString(str *glua.LTable) {
 		"rep":    s.strRep,
 		"format": s.strFormat,
 		"byte":   s.strByte,
+		"char":   strChar,
 		"find":   func(L *glua.LState) int { return s.strFind(L, true) },
 		"match":  func(L *glua.LState) int { return s.strFind(L, false) },
 		"gmatch": s.strGmatch,
@@ -72,6 +73,22 @@ func (s *State) strRep(L *glua.LState) int {
 		return 1
 	}
 	L.Push(glua.LString(strings.Repeat(str+sep, n-1) + str))
+	return 1
+}
+
+// strChar is string.char; gopher-lua's wraps a code past 255 around where
+// C Lua refuses it.
+func strChar(L *glua.LState) int {
+	n := L.GetTop()
+	b := make([]byte, n)
+	for i := 1; i <= n; i++ {
+		c := L.CheckInt(i)
+		if c < 0 || c > 255 {
+			L.ArgError(i, "invalid value")
+		}
+		b[i-1] = byte(c)
+	}
+	L.Push(glua.LString(b))
 	return 1
 }
 

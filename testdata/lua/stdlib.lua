@@ -26,6 +26,9 @@ eq(string.format("%g %g %e", 1e20, 0.1, 1), "1e+20 0.1 1.000000e+00", "format fl
 eq(string.format("%d%%", 50), "50%", "format percent")
 eq(string.format("%s %s", 1, true), "1 true", "format %s takes any value")
 eq({ string.byte("AB", 1, -1) }, { 65, 66 }, "byte")
+eq(string.char(72, 105, 0, 255), "Hi\0\255", "char")
+local ok, err = pcall(string.char, 65, 256)
+check(not ok and err:find("bad argument #2 to .*%(invalid value%)"), "char past 255 is refused, not wrapped: " .. tostring(err))
 eq(("abc"):sub(-2), "bc", "sub")
 eq(table.concat({ 1, "b", 3 }, "-"), "1-b-3", "concat")
 local t = { 5, 2, 8, 1 }
