@@ -647,6 +647,10 @@ func tokens(text string) []token {
 			t.value = true
 			t.implies = valueKind(f)
 		}
+		// Two decimal numbers in a row are a place's coordinates.
+		if n := len(out); n > 0 && decimal(f) && decimal(out[n-1].text) && out[n-1].implies == "" {
+			t.implies = "coordinates"
+		}
 		out = append(out, t)
 	}
 	return out
@@ -666,7 +670,8 @@ func valueKind(f string) string {
 	case strings.HasPrefix(f, "#") && len(f) > 1:
 		return "channel"
 	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
-		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@"):
+		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@") &&
+			strings.IndexFunc(f[dot+1:], unicode.IsLetter) >= 0: // 40.7 and logs-2024.06 are no files
 		return "file"
 	case strings.Count(f, "/") == 1 && slash > 0 && slash < len(f)-1 && dot < 0:
 		return "repository" // owner/name
@@ -683,6 +688,12 @@ var contextWords = wordSet("in", "on", "from", "with", "for", "at", "by", "via",
 func startsUpper(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r)
+}
+
+// decimal reports a number with a fraction, such as -73.98.
+func decimal(f string) bool {
+	whole, frac, ok := strings.Cut(strings.TrimPrefix(f, "-"), ".")
+	return ok && whole != "" && frac != "" && isNumber(whole) && isNumber(frac)
 }
 
 func isNumber(w string) bool {
