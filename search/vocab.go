@@ -386,11 +386,13 @@ var phrasal = map[string][]string{
 	"log into": {"login", "signin", "authenticate"}, "sign into": {"login", "signin", "authenticate"},
 }
 
-// derive returns the derived forms of word a model may write for one
-// another, as stems: deploy and deployment, notify and notification,
-// subscribe and subscription, execute and execution. The stemmer keeps
-// them apart on purpose (an execution is not executing), so they count as
-// their own kind of match, below the word itself.
+// derive returns, as stems, the verbs a noun derives from: deploy for
+// deployment, notify for notification, execute for execution, since
+// tools are named for what they do and requests often name the thing.
+// The stemmer keeps them apart on purpose (an execution is not
+// executing), so they count as their own kind of match, below the word
+// itself. Not the other way: subscribing someone to a list is no
+// subscription.
 func derive(word string) []string {
 	var out []string
 	s := stem(word)
@@ -400,7 +402,7 @@ func derive(word string) []string {
 	return forms(word, out)
 }
 
-// forms appends the derived forms of word to out.
+// forms appends the verbs noun word derives from to out.
 func forms(word string, out []string) []string {
 	add := func(w string) {
 		if s := stem(w); len(w) >= 3 && w != word && !slices.Contains(out, s) {
@@ -413,7 +415,6 @@ func forms(word string, out []string) []string {
 		b, ok := strings.CutSuffix(word, s)
 		return b, ok && (len(b) >= 4 || len(b) == 3 && b[2] == 'y')
 	}
-	// From the noun to the verb.
 	if b, ok := trim("ment"); ok { // deployment, payment
 		add(b)
 	}
@@ -434,23 +435,6 @@ func forms(word string, out []string) []string {
 	if b, ok := trim("al"); ok && strings.ContainsRune("vw", rune(b[len(b)-1])) { // removal, approval, renewal
 		add(b)
 		add(b + "e")
-	}
-	// From the verb to the noun.
-	switch {
-	case strings.HasSuffix(word, "ify"):
-		add(word[:len(word)-1] + "ication")
-	case strings.HasSuffix(word, "ibe"):
-		add(word[:len(word)-3] + "iption")
-	case strings.HasSuffix(word, "ate"):
-		add(word[:len(word)-1] + "ion")
-	case strings.HasSuffix(word, "e"):
-		add(word[:len(word)-1] + "ation")
-		add(word[:len(word)-1] + "ion")
-		add(word[:len(word)-1] + "al")
-	default: // not -ation: a documentation is no document
-		add(word + "ment")
-		add(word + "ion")
-		add(word + "al")
 	}
 	return out
 }
