@@ -28,14 +28,14 @@ var verbGroups = [][]string{
 	{"find", "search", "lookup", "query", "locate", "grep", "look", "seek", "discover"},
 	{"update", "edit", "modify", "change", "patch", "set", "replace", "alter", "adjust", "amend", "tweak"},
 	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
-	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce"},
+	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce", "dm"},
 	{"select", "pick", "choose"},
 	{"start", "launch", "boot", "resume", "begin", "power"},
 	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause", "abort", "suspend"},
 	{"upload", "put", "attach"},
 	{"download", "save", "export"},
 	{"import", "ingest", "load"},
-	{"move", "transfer", "transition", "rename", "relocate"},
+	{"move", "transfer", "transition", "rename", "relocate", "drag"},
 	{"copy", "duplicate", "clone", "fork", "replicate"},
 	{"install", "deploy", "apply", "ship", "release", "rollout"},
 	{"rerun", "retry", "restart", "reboot", "redeploy"},
@@ -210,6 +210,8 @@ var nounGroups = [][]string{
 	{"brightness", "dim", "brighten"},
 	{"scene", "routine", "automation"},
 	{"reminder", "remind"},
+	{"report", "analytics", "insights", "stats", "statistics"},
+	{"engineer", "developer", "responder"},
 }
 
 // related are words that often stand for one another in a request
@@ -254,6 +256,9 @@ var related = [][]string{
 	{"heating", "climate"},
 	{"door", "lock"},
 	{"signin", "session"},
+	{"column", "section", "lane", "stage"},
+	{"note", "comment"},
+	{"reminder", "task", "todo"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
@@ -340,6 +345,17 @@ var narrower = map[string][]string{
 	"thread":       {"message", "reply"},
 	"lgtm":         {"approve"},
 	"upsert":       {"insert", "update"},
+	"promql":       {"prometheus", "query"},
+	"jql":          {"jira", "query"},
+	"soql":         {"salesforce", "query"},
+	"esql":         {"elasticsearch", "query"},
+	"transit":      {"direction", "route"},
+	"walking":      {"direction", "route"},
+	"offboard":     {"deactivate", "user"},
+	"onboard":      {"create", "invite", "user"},
+	"engineer":     {"user"},
+	"developer":    {"user"},
+	"book":         {"create"},
 	"scrape":       {"fetch", "page"},
 	"crawl":        {"fetch", "page"},
 	"reschedule":   {"update", "event"},
@@ -352,7 +368,7 @@ var narrower = map[string][]string{
 	"cafe":         {"place"},
 	"hotel":        {"place"},
 	"subscriber":   {"contact", "member"},
-	"audience":     {"list", "contact"},
+	"audience":     {"contact", "member"},
 }
 
 // phrasal maps a verb and its particle to the verbs the pair means, the
@@ -383,7 +399,8 @@ var phrasal = map[string][]string{
 	"check out": {"checkout", "switch"}, "check in": {"checkin", "commit"},
 	"get rid": {"delete", "remove"}, "send out": {"send"}, "reach out": {"send", "message"},
 	"follow up": {"reply", "remind"}, "go back": {"back"}, "go to": {"navigate", "goto"},
-	"log into": {"login", "signin", "authenticate"}, "sign into": {"login", "signin", "authenticate"},
+	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
+	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
 }
 
 // derive returns, as stems, the verbs a noun derives from: deploy for
