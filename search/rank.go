@@ -534,11 +534,13 @@ func (x *Index) plan(text string) *plan {
 				kept++
 			}
 		}
-		// A value says what kind of thing it is: a URL, an address, a
-		// file, a channel.
-		if w := tok.implies; w != "" && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied, scale: 1})
-			kept++
+		// A value says what kind of thing it is: a URL, a person's
+		// address (a user: offboard bob@acme.com), a file, a channel.
+		for _, w := range strings.Fields(tok.implies) {
+			if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+				all = append(all, keyword{word: w, stem: stem(w), weight: params.implied, scale: 1})
+				kept++
+			}
 		}
 	}
 	p.single = kept == 1
@@ -657,7 +659,7 @@ func tokens(text string) []token {
 }
 
 // valueKind names what a value token is, when its shape says: a URL, an
-// email address, a #channel, a file name or path, an owner/name
+// email address (whose user), a #channel, a file name or path, an owner/name
 // repository.
 func valueKind(f string) string {
 	f = strings.Trim(f, "\"'`“”‘’()<>,.;")
@@ -666,7 +668,7 @@ func valueKind(f string) string {
 	case strings.Contains(f, "://") || strings.HasPrefix(f, "www."):
 		return "url"
 	case strings.Count(f, "@") == 1 && dot > strings.IndexByte(f, '@') && f[0] != '@':
-		return "email"
+		return "user"
 	case strings.HasPrefix(f, "#") && len(f) > 1:
 		return "channel"
 	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
