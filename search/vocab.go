@@ -22,7 +22,7 @@ var verbGroups = [][]string{
 	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink", "discard", "wipe"},
 	{"create", "add", "new", "make", "insert", "open", "generate", "register", "provision"},
 	{"write", "save", "store", "put", "overwrite"},
-	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list", "load", "inspect"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list", "load", "inspect", "open"},
 	{"list", "enumerate", "show", "browse"},
 	{"sql", "query", "select"},
 	{"find", "search", "lookup", "query", "locate", "grep", "look", "seek", "discover"},
