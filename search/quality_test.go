@@ -279,6 +279,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		set  func(*ranking)
 	}{
 		{"field weights (all fields alike)", func(r *ranking) { r.fields = [nFields]float64{1, 1, 1, 1, 1} }},
+		{"arguments' names and descriptions", func(r *ranking) { r.fields[fSchema] = 0 }},
 		{"rarity (idf)", func(r *ranking) { r.idfPower = 0 }},
 		{"substrings of names", func(r *ranking) { r.substring = 0 }},
 		{"synonyms", func(r *ranking) { r.synonym = 0 }},
@@ -288,7 +289,6 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"near spellings", func(r *ranking) { r.typo = 0 }},
 		{"values weigh less", func(r *ranking) { r.value = 1 }},
 		{"unknown capitalized words are values", func(r *ranking) { r.names = false }},
-		{"words after a preposition weigh less", func(r *ranking) { r.context = 1 }},
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},

@@ -33,7 +33,7 @@ var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
 	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, names: true, context: 1, phrasal: true,
+	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
@@ -49,7 +49,6 @@ type ranking struct {
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
-	context                                 float64 // a word after a preposition (in staging, from the last email), server names aside
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -143,7 +142,6 @@ type reach struct {
 type keyword struct {
 	word, stem string
 	weight     float64
-	scale      float64  // params.context for a word of the sentence's context, else 1
 	also       []string // the verbs a phrasal verb means (create, start for spin up)
 	particle   bool     // the up of spin up
 	stop       bool
@@ -276,9 +274,9 @@ func (x *Index) score(text string) *scores {
 			if s.score[id] == 0 {
 				s.hits = append(s.hits, id)
 			}
-			s.score[id] += cur[id] * k.weight * k.scale
+			s.score[id] += cur[id] * k.weight
 			if !k.stop {
-				s.covered[id] += k.weight * k.scale
+				s.covered[id] += k.weight
 			}
 			cur[id] = 0
 		}
@@ -483,7 +481,7 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
-	kept, verb, context := 0, false, false
+	kept, verb := 0, false
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
 		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
@@ -498,12 +496,9 @@ func (x *Index) plan(text string) *plan {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
 			}
-			k := keyword{word: w, stem: stem(w), weight: 1, scale: 1}
+			k := keyword{word: w, stem: stem(w), weight: 1}
 			if value {
 				k.weight = params.value
-			}
-			if context && !isStop(w) && !x.serverWord(k.stem) {
-				k.scale = params.context
 			}
 			// A verb's particle (spin up, tear down, roll back) makes the
 			// pair mean another verb: the verb reaches it, the particle
@@ -517,9 +512,6 @@ func (x *Index) plan(text string) *plan {
 						p.intent = max(p.verb, reads)
 					}
 				}
-			}
-			if verb && contextWords[w] && !k.particle {
-				context = true
 			}
 			if !verb && k.weight == 1 && !isStop(w) && !k.particle && !x.serverWord(k.stem) {
 				verb = true
@@ -538,7 +530,7 @@ func (x *Index) plan(text string) *plan {
 		// address (a user: offboard bob@acme.com), a file, a channel.
 		for _, w := range strings.Fields(tok.implies) {
 			if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-				all = append(all, keyword{word: w, stem: stem(w), weight: params.implied, scale: 1})
+				all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
 				kept++
 			}
 		}
@@ -561,7 +553,7 @@ func (x *Index) plan(text string) *plan {
 			p.meaning++
 		}
 		if !k.stop {
-			p.weight += k.weight * k.scale
+			p.weight += k.weight
 		}
 	}
 	p.meaning = max(p.meaning, 1)
@@ -680,12 +672,6 @@ func valueKind(f string) string {
 	}
 	return ""
 }
-
-// contextWords start the part of a request that says where or with what
-// (delete the pod in staging, download the attachment from the last
-// email): after the first of them, words weigh params.context.
-var contextWords = wordSet("in", "on", "from", "with", "for", "at", "by", "via", "under",
-	"within", "inside", "where", "whose", "that", "which", "about", "containing")
 
 func startsUpper(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
