@@ -33,7 +33,7 @@ var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
 	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true, once: true,
+	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
@@ -49,7 +49,6 @@ type ranking struct {
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
-	once                                    bool    // whether a word the query writes is reached by no other keyword
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -558,26 +557,13 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	p.meaning = max(p.meaning, 1)
-	for i := range p.kws {
-		x.variants(&p.kws[i])
-	}
-	// A keyword does not reach, through another word, a word the query
-	// writes itself ("promql query": promql's query is query's own).
-	own := map[string]bool{}
-	for _, k := range p.kws {
-		if len(k.vars) > 0 && k.vars[0].literal && !k.stop {
-			own[k.stem] = true
-		}
-	}
 	pos := 0
 	for i := range p.kws {
 		k := &p.kws[i]
 		if !k.stop {
 			pos++
 		}
-		if params.once {
-			k.vars = slices.DeleteFunc(k.vars, func(v variant) bool { return !v.literal && own[v.stem] })
-		}
+		x.variants(k)
 		p.positions = pos
 		for _, v := range k.vars {
 			if v.loose {
