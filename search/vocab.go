@@ -65,7 +65,7 @@ var verbGroups = [][]string{
 	{"pin", "star", "bookmark", "favorite"},
 	{"react", "reaction", "emoji"},
 	{"pay", "charge", "bill"},
-	{"buy", "purchase", "order", "checkout"},
+	{"buy", "purchase", "order"},
 	{"fulfill", "fulfillment", "ship", "deliver"},
 	{"monitor", "track", "watch", "observe"},
 	{"backup", "snapshot"},
@@ -258,7 +258,7 @@ var related = [][]string{
 	{"signin", "session"},
 	{"column", "section", "lane", "stage"},
 	{"note", "comment"},
-	{"reminder", "task", "todo"},
+	{"reminder", "remind", "task", "todo"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
