@@ -24,8 +24,12 @@
 //     share such as browser_, a substring of the name, the searchHint, the
 //     description, an argument's name or description in the input
 //     schema), how it matched (the word itself, its plural or
-//     singular, a curated synonym, a prefix, one edit away for words of
-//     five letters or more), and how rare the word is in the pool.
+//     singular, a derived form such as deployment for deploy, a curated
+//     synonym or broader word, a looser relation, a prefix, one edit
+//     away for words of five letters or more), and how rare the word is
+//     in the pool. The curated vocabulary (vocab.go) is written from
+//     general knowledge of what tools do, and a phrasal verb (spin up,
+//     tear down) means its verb.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
@@ -35,10 +39,12 @@
 //     description, for name words in the query's order, for a name that
 //     starts with the query's first word, and for keyword pairs found as
 //     phrases in the description.
-//   - Stop words count only in names (get_me for "who am I"), at a low
-//     weight; quoted text, paths, addresses and ids weigh as values, and a
-//     value implies what it is (notes.md a file, owner/name a repository,
-//     a URL, an address, a #channel).
+//   - Stop words (and a request's filler: "could you", "I'd like to")
+//     count only in names (get_me for "who am I"), at a low weight;
+//     quoted text, paths, addresses, ids and capitalized names the pool
+//     does not know (Priya, Acme) weigh as values, and a value implies
+//     what it is (notes.md a file, owner/name a repository, a URL, an
+//     address, a #channel).
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a

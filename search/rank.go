@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The ranking. Each keyword of a query scores each tool by its best
@@ -31,8 +32,8 @@ import (
 var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
-	synonym:   0.6, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5,
+	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
+	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
@@ -44,20 +45,22 @@ type ranking struct {
 	fields    [nFields]float64 // per field a keyword is found in
 	substring float64          // a substring of the name (sql in mysql)
 	// How a keyword reaches a word other than its own, relative to itself.
-	synonym, prefix, typo float64
-	value                 float64 // a keyword that looks like an argument value
-	stop                  float64 // a stop word, among other keywords
-	idfPower              float64 // flattens rarity: a rare word must not drown the rest
-	coord                 float64 // how much the share of the query a tool covers scales its score
-	cover                 float64 // times the share of the tool's own name the query covers
-	surface               float64 // per keyword written as in the name (issue, not issues)
-	order                 float64 // per pair of neighbouring name words in the query's order
-	phrase                float64 // per pair of description words next to each other in the query
-	intent                bool    // whether annotations weigh against the query's intent
-	descSurface           float64 // per keyword written as in the description
-	implied               float64 // a keyword a value implies (file for notes.md)
-	head                  float64 // the query's first word is the first word of the tool's name
-	verb                  float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
+	synonym, related, derived, prefix, typo float64
+	value                                   float64 // a keyword that looks like an argument value
+	names                                   bool    // whether a capitalized word the pool does not know is a value
+	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
+	stop                                    float64 // a stop word, among other keywords
+	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
+	coord                                   float64 // how much the share of the query a tool covers scales its score
+	cover                                   float64 // times the share of the tool's own name the query covers
+	surface                                 float64 // per keyword written as in the name (issue, not issues)
+	order                                   float64 // per pair of neighbouring name words in the query's order
+	phrase                                  float64 // per pair of description words next to each other in the query
+	intent                                  bool    // whether annotations weigh against the query's intent
+	descSurface                             float64 // per keyword written as in the description
+	implied                                 float64 // a keyword a value implies (file for notes.md)
+	head                                    float64 // the query's first word is the first word of the tool's name
+	verb                                    float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
 }
 
 // weigh is how well a tool's annotations fit the intent: a query that
@@ -139,6 +142,8 @@ type reach struct {
 type keyword struct {
 	word, stem string
 	weight     float64
+	also       []string // the verbs a phrasal verb means (create, start for spin up)
+	particle   bool     // the up of spin up
 	stop       bool
 	vars       []variant
 }
@@ -148,6 +153,7 @@ type variant struct {
 	q       float64
 	p       *post
 	literal bool
+	loose   bool // a looser relation: it scores, but covers no word of a name
 }
 
 // scores is one keyword query evaluated over an index.
@@ -476,12 +482,15 @@ func (x *Index) plan(text string) *plan {
 	}
 	var all []keyword
 	kept, verb := 0, false
-	for _, tok := range tokens(text) {
+	for i, tok := range tokens(text) {
 		ws := words(tok.text)
-		// An id such as web-5d8 or i-0abc123 makes its whole token a value.
+		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
+		// so does a capitalized word after the first that the pool does
+		// not know: a person's, a company's or a project's name (Priya,
+		// Acme, WEB).
 		value := tok.value || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
-			return mixed(w) && !known
+			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
 		for _, w := range ws {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
@@ -491,7 +500,20 @@ func (x *Index) plan(text string) *plan {
 			if value {
 				k.weight = params.value
 			}
-			if !verb && k.weight == 1 && !isStop(w) && !x.serverWord(k.stem) {
+			// A verb's particle (spin up, tear down, roll back) makes the
+			// pair mean another verb: the verb reaches it, the particle
+			// weighs as a stop word, and the pair's class is the query's.
+			if n := len(all) - 1; n >= 0 && params.phrasal {
+				if to, ok := phrasal[all[n].word+" "+w]; ok {
+					all[n].also = to
+					k.particle = true
+					if p.head == n {
+						p.verb = verbClass(to[0])
+						p.intent = max(p.verb, reads)
+					}
+				}
+			}
+			if !verb && k.weight == 1 && !isStop(w) && !k.particle && !x.serverWord(k.stem) {
 				verb = true
 				p.head = len(all)
 				p.verb = verbClass(w)
@@ -504,11 +526,13 @@ func (x *Index) plan(text string) *plan {
 				kept++
 			}
 		}
-		// A value says what kind of thing it is: a URL, an address, a
-		// file, a channel.
-		if w := tok.implies; w != "" && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
-			kept++
+		// A value says what kind of thing it is: a URL, a person's
+		// address (a user: offboard bob@acme.com), a file, a channel.
+		for _, w := range strings.Fields(tok.implies) {
+			if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+				all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+				kept++
+			}
 		}
 	}
 	p.single = kept == 1
@@ -518,7 +542,7 @@ func (x *Index) plan(text string) *plan {
 		// Stop words stay, weighed low and matched in names only: "who am
 		// I" is get_me.
 		for i := range all {
-			if isStop(all[i].word) {
+			if isStop(all[i].word) || all[i].particle {
 				all[i].stop, all[i].weight = true, params.stop
 			}
 		}
@@ -542,6 +566,9 @@ func (x *Index) plan(text string) *plan {
 		x.variants(k)
 		p.positions = pos
 		for _, v := range k.vars {
+			if v.loose {
+				continue
+			}
 			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
 				p.byStem[v.stem] = reach{k: i, pos: pos, literal: v.literal}
 			}
@@ -571,11 +598,19 @@ func (x *Index) variants(k *keyword) {
 			})
 		}
 	}
-	for _, syn := range synonymTable[k.stem] {
-		if p, ok := x.words.get(syn); ok {
-			k.vars = append(k.vars, variant{stem: syn, q: params.synonym, p: p})
+	reach := func(stems []string, q float64, loose bool) {
+		for _, s := range stems {
+			if p, ok := x.words.get(s); ok && q > 0 {
+				k.vars = append(k.vars, variant{stem: s, q: q, p: p, loose: loose})
+			}
 		}
 	}
+	reach(derive(k.word), params.derived, false)
+	for _, w := range k.also {
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+	}
+	reach(synonymTable[k.stem], params.synonym, false)
+	reach(relatedTable[k.stem], params.related, true)
 }
 
 // token is one whitespace-separated piece of a query; value marks what
@@ -606,13 +641,17 @@ func tokens(text string) []token {
 			t.value = true
 			t.implies = valueKind(f)
 		}
+		// Two decimal numbers in a row are a place's coordinates.
+		if n := len(out); n > 0 && decimal(f) && decimal(out[n-1].text) && out[n-1].implies == "" {
+			t.implies = "coordinates"
+		}
 		out = append(out, t)
 	}
 	return out
 }
 
 // valueKind names what a value token is, when its shape says: a URL, an
-// email address, a #channel, a file name or path, an owner/name
+// email address (whose user), a #channel, a file name or path, an owner/name
 // repository.
 func valueKind(f string) string {
 	f = strings.Trim(f, "\"'`“”‘’()<>,.;")
@@ -621,16 +660,28 @@ func valueKind(f string) string {
 	case strings.Contains(f, "://") || strings.HasPrefix(f, "www."):
 		return "url"
 	case strings.Count(f, "@") == 1 && dot > strings.IndexByte(f, '@') && f[0] != '@':
-		return "email"
+		return "user"
 	case strings.HasPrefix(f, "#") && len(f) > 1:
 		return "channel"
 	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
-		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@"):
+		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@") &&
+			strings.IndexFunc(f[dot+1:], unicode.IsLetter) >= 0: // 40.7 and logs-2024.06 are no files
 		return "file"
 	case strings.Count(f, "/") == 1 && slash > 0 && slash < len(f)-1 && dot < 0:
 		return "repository" // owner/name
 	}
 	return ""
+}
+
+func startsUpper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// decimal reports a number with a fraction, such as -73.98.
+func decimal(f string) bool {
+	whole, frac, ok := strings.Cut(strings.TrimPrefix(f, "-"), ".")
+	return ok && whole != "" && frac != "" && isNumber(whole) && isNumber(frac)
 }
 
 func isNumber(w string) bool {

@@ -127,3 +127,36 @@ func TestSchemaWords(t *testing.T) {
 		t.Errorf("pod: got %v, want kubectl_events (description) and then kubectl_logs (an argument's description)", got)
 	}
 }
+
+// Derived forms reach one another below the word itself (deployment and
+// deploy, notification and notify); a phrasal verb means its verb (spin
+// up creates, tear down deletes), and its particle is no keyword of its
+// own.
+func TestDerivedFormsAndPhrasalVerbs(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("ci", "deploy", "Ship the build."),
+		mcpTool("ci", "build_status", "Show the status of the build."),
+		mcpTool("push", "notify", "Push to a phone."),
+		mcpTool("push", "list_phones", "List the phones."),
+		mcpTool("cloud", "create_stack", "Create a stack."),
+		mcpTool("cloud", "delete_stack", "Delete a stack."),
+		mcpTool("cloud", "describe_stack", "Describe a stack."),
+		mcpTool("cloud", "update_stack", "Update a stack."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"deployment of the build": "mcp__ci__deploy",
+		"notifications":           "mcp__push__notify",
+		"spin up a stack":         "mcp__cloud__create_stack",
+		"tear down the stack":     "mcp__cloud__delete_stack",
+		"look up a stack":         "mcp__cloud__describe_stack",
+	})
+}
+
+// A capitalized word the pool does not know is a name (a person, a
+// company): it weighs as a value, so its near spellings do not pull tools.
+func TestNamesWeighAsValues(t *testing.T) {
+	whois := mcpTool("crm", "whois", "Look up who sent something.")
+	whois.SearchHint = "message sender"
+	tools := []pool.Tool{whois, mcpTool("shop", "order", "An order.")}
+	wantFirst(t, tools, map[string]string{"message Orden": "mcp__crm__whois"})
+}

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"maps"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -201,6 +199,19 @@ var stopWords = map[string]bool{
 	"lets": true, "someone": true, "something": true, "did": true, "why": true,
 	"where": true, "when": true, "whether": true, "them": true, "they": true,
 	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
+	// Contractions (I'd, I'm, we'll, don't) and the filler of a request
+	// ("could you go ahead and", "I'd like to", "for me real quick").
+	"d": true, "m": true, "ll": true, "re": true, "ve": true, "don": true,
+	"doesn": true, "isn": true, "aren": true, "won": true, "didn": true,
+	"kindly": true, "hey": true, "hi": true, "thanks": true, "thank": true,
+	"ok": true, "okay": true, "like": true, "ahead": true,
+	"help": true, "able": true, "try": true, "gonna": true, "wanna": true,
+	"really": true, "actually": true, "quickly": true, "quick": true,
+	"maybe": true, "possible": true, "somehow": true, "currently": true,
+	"right": true, "now": true, "already": true, "still": true, "yet": true,
+	"again": true, "whole": true, "entire": true,
+	"every": true, "each": true, "one": true, "both": true, "other": true,
+	"know": true, "figure": true, "going": true, "being": true,
 }
 
 // maxStop is the length of the longest stop word: longer words are not
@@ -217,15 +228,21 @@ func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
 var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
 	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
 	"status", "inspect", "display", "print", "retrieve", "query", "lookup", "analyze",
-	"explain", "scan", "watch", "browse", "download", "export")
+	"explain", "scan", "watch", "browse", "download", "export", "load", "summarize",
+	"compare", "diff", "preview", "track", "monitor", "locate", "estimate")
 
 var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
 	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
 	"assign", "schedule", "start", "invoke", "call", "reply", "comment", "rename",
-	"change", "modify", "save", "put", "push", "open", "fill", "type", "click", "approve",
+	"change", "modify", "save", "put", "push", "fill", "type", "click", "approve",
 	"transition", "fork", "insert", "mute", "retry", "rerun", "scale", "apply",
 	"publish", "draft", "build", "finalize", "duplicate", "attach", "enable", "disable",
-	"rollout", "restart")
+	"rollout", "restart", "register", "generate", "provision", "reassign", "close",
+	"resolve", "complete", "finish", "archive", "reserve", "subscribe", "follow",
+	"unsubscribe", "sync", "activate", "deactivate", "react", "pay", "snooze", "invite",
+	"grant", "upsert", "convert", "translate", "revert", "restore", "connect",
+	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
+	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag")
 
 // runVerbs run something that may read or write: they say nothing.
 var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
@@ -259,117 +276,6 @@ func wordSet(ws ...string) map[string]bool {
 	}
 	return out
 }
-
-// verbGroups and nounGroups are words a model uses for one another, for
-// the verbs and nouns tools are named with. A match through a synonym
-// counts as matching the word, below the word itself.
-var verbGroups = [][]string{
-	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink"},
-	{"create", "add", "new", "make", "insert", "open"},
-	{"write", "save", "store", "put", "overwrite"},
-	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list"},
-	{"list", "enumerate", "show", "browse"},
-	{"sql", "query", "select"},
-	{"find", "search", "lookup", "query", "locate", "grep", "look"},
-	{"update", "edit", "modify", "change", "patch", "set", "replace"},
-	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
-	{"send", "post", "publish", "message", "notify"},
-	{"select", "pick", "choose"},
-	{"start", "launch", "boot", "resume"},
-	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause"},
-	{"upload", "put", "attach"},
-	{"download", "save", "export"},
-	{"move", "transfer", "transition", "rename"},
-	{"copy", "duplicate", "clone", "fork"},
-	{"install", "deploy", "apply"},
-	{"rerun", "retry", "restart"},
-	{"reply", "respond", "answer"},
-	{"approve", "review"},
-	{"navigate", "visit", "goto", "open", "browse"},
-	{"click", "press", "tap"},
-	{"type", "enter", "input", "fill"},
-	{"share", "grant", "invite"},
-}
-
-var nounGroups = [][]string{
-	{"me", "i", "my", "myself", "whoami"},
-	{"directory", "folder", "dir"},
-	{"repository", "repo"},
-	{"pr", "pull"},
-	{"database", "db"},
-	{"kubernetes", "k8s", "kube"},
-	{"screenshot", "capture", "picture", "snapshot"},
-	{"message", "msg", "chat", "text", "sms"},
-	{"image", "picture", "photo", "img"},
-	{"schedule", "cron", "later"},
-	{"history", "log", "logs"},
-	{"issue", "ticket", "bug"},
-	{"user", "member", "person", "people", "account", "profile"},
-	{"email", "mail", "message"},
-	{"memory", "remember", "knowledge", "graph", "fact"},
-	{"event", "meeting", "appointment"},
-	{"column", "field", "schema"},
-	{"charge", "payment"},
-	{"sprint", "cycle"},
-	{"chargeback", "dispute"},
-	{"stock", "inventory"},
-	{"price", "cost", "spend", "pricing"},
-	{"webpage", "page", "website", "site"},
-	{"doc", "document", "file"},
-	{"wiki", "page"},
-	{"dropdown", "option", "select"},
-	{"popup", "dialog", "alert"},
-	{"channel", "room"},
-	{"label", "tag"},
-	{"commit", "change"},
-	{"error", "exception", "crash"},
-	{"slow", "top", "performance"},
-	{"server", "instance", "machine", "host"},
-	{"time", "date", "clock"},
-	{"nearby", "local"},
-	{"spreadsheet", "sheet"},
-	{"mongo", "mongodb"},
-	{"ci", "workflow", "pipeline", "job", "build"},
-	{"entity", "node"},
-	{"mr", "merge"},
-	{"dm", "direct"},
-	{"bucket", "storage"},
-	{"vm", "instance"},
-	{"spreadsheet", "gsheets"},
-	{"status", "state"},
-}
-
-// narrower words reach broader ones, one way: a pod is a Kubernetes
-// resource, but a query for resources is not after pods. Tools are often
-// named and described by the broader word (kubectl_delete deletes
-// "Kubernetes resources").
-var narrower = map[string][]string{
-	"pod":       {"kubernetes", "resource"},
-	"container": {"docker"},
-	"assign":    {"update"},
-}
-
-// synonymTable maps each stem to the stems of its synonyms, built once.
-var synonymTable = func() map[string][]string {
-	out := map[string][]string{}
-	for _, g := range slices.Concat(verbGroups, nounGroups) {
-		for _, a := range g {
-			for _, b := range g {
-				if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
-					out[sa] = append(out[sa], sb)
-				}
-			}
-		}
-	}
-	for _, a := range slices.Sorted(maps.Keys(narrower)) {
-		for _, b := range narrower[a] {
-			if sa, sb := stem(a), stem(b); !slices.Contains(out[sa], sb) {
-				out[sa] = append(out[sa], sb)
-			}
-		}
-	}
-	return out
-}()
 
 // oneEdit reports whether a and b are at most one edit apart: one letter
 // inserted, deleted, replaced, or two neighbours swapped.

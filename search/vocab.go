@@ -1,0 +1,507 @@
+package search
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// The curated vocabulary: words a model uses for the words tools are
+// named and described with. It is written from general knowledge of the
+// kinds of tools MCP servers offer (tasks and tickets, chat, mail,
+// calendars, files, code hosting, CI, databases, cloud and containers,
+// monitoring and on-call, payments and commerce, CRM and support, docs
+// and wikis, the web and browsers, media, maps, smart homes, identity),
+// not from any one evaluation query. A match through it counts below the
+// word itself: a synonym (verbGroups, nounGroups) or a narrower word
+// reaching a broader one (narrower) at params.synonym, a looser relation
+// (related) at params.related, a derived form (derive) at params.derived.
+
+// verbGroups are verbs that mean one another in a tool's name.
+var verbGroups = [][]string{
+	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink", "discard", "wipe"},
+	{"create", "add", "new", "make", "insert", "open", "generate", "register", "provision"},
+	{"write", "save", "store", "put", "overwrite"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list", "load", "inspect", "open"},
+	{"list", "enumerate", "show", "browse"},
+	{"sql", "query", "select"},
+	{"find", "search", "lookup", "query", "locate", "grep", "look", "seek", "discover"},
+	{"update", "edit", "modify", "change", "patch", "set", "replace", "alter", "adjust", "amend", "tweak"},
+	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
+	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce", "dm"},
+	{"select", "pick", "choose"},
+	{"start", "launch", "boot", "resume", "begin", "power"},
+	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause", "abort", "suspend"},
+	{"upload", "put", "attach"},
+	{"download", "save", "export"},
+	{"import", "ingest", "load"},
+	{"move", "transfer", "transition", "rename", "relocate", "drag"},
+	{"copy", "duplicate", "clone", "fork", "replicate"},
+	{"install", "deploy", "apply", "ship", "release", "rollout"},
+	{"rerun", "retry", "restart", "reboot", "redeploy"},
+	{"reply", "respond", "answer"},
+	{"approve", "review", "accept"},
+	{"reject", "decline", "deny", "dismiss"},
+	{"navigate", "visit", "goto", "open", "browse"},
+	{"click", "press", "tap"},
+	{"type", "enter", "input", "fill"},
+	{"share", "grant", "invite"},
+	{"assign", "delegate", "allocate", "reassign"},
+	{"close", "resolve", "complete", "finish"},
+	{"restore", "recover", "undo", "revert", "rollback", "undelete"},
+	{"archive", "hide"},
+	{"schedule", "book", "reserve", "plan", "arrange"},
+	{"subscribe", "follow", "watch"},
+	{"unsubscribe", "unfollow", "unwatch"},
+	{"compare", "diff"},
+	{"summarize", "summary", "digest", "overview", "recap"},
+	{"count", "tally"},
+	{"convert", "transform", "translate"},
+	{"sync", "synchronize", "refresh", "reload"},
+	{"login", "authenticate", "signin", "auth"},
+	{"acknowledge", "ack"},
+	{"enable", "activate", "turn", "switch"},
+	{"disable", "deactivate"},
+	{"pin", "star", "bookmark", "favorite"},
+	{"react", "reaction", "emoji"},
+	{"pay", "charge", "bill"},
+	{"buy", "purchase", "order"},
+	{"fulfill", "fulfillment", "ship", "deliver"},
+	{"monitor", "track", "watch", "observe"},
+	{"backup", "snapshot"},
+	{"scale", "resize"},
+	{"connect", "attach", "link"},
+	{"disconnect", "detach"},
+	{"tag", "label", "categorize"},
+	{"comment", "annotate", "remark"},
+	{"lock", "secure"},
+	{"unlock", "open"},
+	{"play", "stream", "listen"},
+	{"skip", "next"},
+	{"verify", "validate", "check", "test"},
+	{"analyze", "profile", "explain"},
+	{"merge", "combine", "squash"},
+	{"mute", "silence", "snooze"},
+	{"escalate", "page"},
+	{"scrape", "crawl", "extract"},
+	{"ban", "block", "suspend"},
+}
+
+// nounGroups are nouns that name one another.
+var nounGroups = [][]string{
+	{"me", "i", "my", "myself", "whoami"},
+	{"directory", "folder", "dir"},
+	{"repository", "repo", "codebase"},
+	{"pr", "pull"},
+	{"database", "db", "datastore"},
+	{"kubernetes", "k8s", "kube"},
+	{"screenshot", "capture", "picture", "snapshot", "screengrab"},
+	{"message", "msg", "chat", "text", "sms", "dm"},
+	{"image", "picture", "photo", "img", "pic"},
+	{"schedule", "cron", "later"},
+	{"history", "log", "logs"},
+	{"issue", "ticket", "bug"},
+	{"task", "todo", "ticket", "card", "item", "story"},
+	{"user", "member", "person", "people", "account", "profile", "teammate", "colleague", "employee", "staff", "someone"},
+	{"email", "mail", "message"},
+	{"event", "meeting", "appointment"},
+	{"column", "field", "schema", "attribute"},
+	{"charge", "payment", "transaction"},
+	{"invoice", "bill", "receipt"},
+	{"subscription", "plan", "membership"},
+	{"customer", "client", "buyer", "shopper"},
+	{"contact", "lead", "prospect"},
+	{"deal", "opportunity"},
+	{"company", "organization", "org", "business", "firm"},
+	{"product", "sku", "listing", "merchandise"},
+	{"order", "purchase"},
+	{"sprint", "cycle", "iteration"},
+	{"chargeback", "dispute"},
+	{"stock", "inventory"},
+	{"price", "cost", "spend", "pricing", "fee", "amount"},
+	{"webpage", "page", "website", "site"},
+	{"url", "link", "address"},
+	{"doc", "document", "file"},
+	{"wiki", "page", "article"},
+	{"note", "memo", "notes"},
+	{"dropdown", "option", "select"},
+	{"popup", "dialog", "alert", "modal"},
+	{"channel", "room", "conversation"},
+	{"thread", "conversation"},
+	{"label", "tag"},
+	{"commit", "change", "revision"},
+	{"branch", "ref"},
+	{"error", "exception", "crash", "failure", "fault", "fail", "broken"},
+	{"alert", "alarm", "warning", "notification", "alerting"},
+	{"incident", "outage", "downtime"},
+	{"metric", "stat", "statistic", "measurement", "telemetry"},
+	{"dashboard", "chart", "panel"},
+	{"oncall", "rota", "rotation", "shift"},
+	{"slow", "top", "performance", "latency"},
+	{"server", "instance", "machine", "host"},
+	{"time", "date", "clock"},
+	{"timezone", "zone"},
+	{"nearby", "local", "near", "around"},
+	{"place", "location", "venue", "spot", "poi"},
+	{"direction", "route", "navigation", "directions"},
+	{"weather", "forecast"},
+	{"spreadsheet", "sheet", "gsheets"},
+	{"mongo", "mongodb"},
+	{"postgres", "postgresql", "psql"},
+	{"ci", "workflow", "pipeline", "job", "build"},
+	{"deployment", "deploy", "release", "rollout"},
+	{"entity", "node"},
+	{"mr", "merge"},
+	{"dm", "direct"},
+	{"bucket", "storage"},
+	{"vm", "instance"},
+	{"status", "state", "progress"},
+	{"priority", "severity", "urgency"},
+	{"deadline", "due"},
+	{"secret", "password", "credential", "token", "key"},
+	{"role", "permission", "access", "privilege"},
+	{"group", "team"},
+	{"config", "configuration", "setting", "settings", "preference", "option"},
+	{"env", "environment"},
+	{"certificate", "cert", "ssl", "tls"},
+	{"domain", "dns", "hostname"},
+	{"function", "lambda", "serverless"},
+	{"queue", "topic"},
+	{"package", "dependency", "library", "module"},
+	{"vulnerability", "cve", "advisory"},
+	{"video", "clip", "movie"},
+	{"song", "track", "music", "audio"},
+	{"light", "lamp", "bulb", "lights"},
+	{"thermostat", "temperature", "heating", "hvac", "climate"},
+	{"comment", "feedback", "remark"},
+	{"attachment", "file"},
+	{"project", "workspace"},
+	{"board", "kanban"},
+	{"record", "row", "entry"},
+	{"collection", "table"},
+	{"volume", "disk"},
+	{"cluster", "kubernetes"},
+	{"secret", "vault"},
+	{"phone", "mobile"},
+	{"call", "dial", "ring"},
+	{"content", "contents", "body", "text"},
+	{"summary", "title", "subject"},
+	{"description", "details"},
+	{"owner", "author", "creator"},
+	{"recipient", "to"},
+	{"size", "usage", "quota"},
+	{"credit", "balance", "funds"},
+	{"embedding", "vector", "embed"},
+	{"similar", "similarity", "semantic", "nearest"},
+	{"availability", "freebusy", "free", "busy", "slot"},
+	{"attendee", "participant", "guest", "invitee"},
+	{"coordinates", "geocode", "latitude", "longitude"},
+	{"mfa", "2fa", "otp", "totp"},
+	{"discount", "coupon", "promo", "promotion", "voucher"},
+	{"shipping", "shipment", "delivery", "tracking"},
+	{"payout", "withdrawal"},
+	{"template", "snippet", "boilerplate"},
+	{"trace", "span", "tracing"},
+	{"artifact", "asset"},
+	{"news", "headline", "headlines"},
+	{"transcript", "transcription", "caption", "subtitle", "transcribe"},
+	{"recommend", "suggest", "recommendation", "suggestion"},
+	{"rating", "score", "stars"},
+	{"brightness", "dim", "brighten"},
+	{"scene", "routine", "automation"},
+	{"reminder", "remind"},
+	{"report", "analytics", "insights", "stats", "statistics"},
+	{"engineer", "developer", "responder"},
+	{"presence", "online", "away"},
+	{"shell", "terminal", "command", "bash", "cli"},
+	{"health", "healthcheck", "uptime"},
+	{"revenue", "sales", "income", "earnings"},
+	{"ticket", "case", "complaint"},
+	{"distance", "eta", "duration"},
+	{"favorite", "starred", "bookmarked"},
+	{"agenda", "itinerary"},
+}
+
+// related are words that often stand for one another in a request
+// without meaning the same (a "bug" filed is an issue; a "release" is a
+// tag): they count below synonyms.
+var related = [][]string{
+	{"deploy", "deployment", "build"},
+	{"task", "issue"},
+	{"card", "issue"},
+	{"story", "issue"},
+	{"project", "repository"},
+	{"conversation", "message"},
+	{"chat", "channel"},
+	{"member", "team"},
+	{"customer", "user"},
+	{"contact", "person"},
+	{"meeting", "call"},
+	{"invite", "attendee"},
+	{"draft", "email"},
+	{"release", "tag", "version"},
+	{"version", "revision"},
+	{"log", "event"},
+	{"error", "issue"},
+	{"alert", "monitor"},
+	{"incident", "alert"},
+	{"page", "incident"},
+	{"container", "image"},
+	{"site", "project"},
+	{"record", "document"},
+	{"cell", "range"},
+	{"text", "content"},
+	{"wiki", "documentation", "docs"},
+	{"balance", "account"},
+	{"purchase", "payment"},
+	{"refund", "return"},
+	{"shipment", "fulfillment", "delivery"},
+	{"campaign", "newsletter"},
+	{"ticket", "conversation"},
+	{"playlist", "queue"},
+	{"restaurant", "place"},
+	{"address", "location"},
+	{"heating", "climate"},
+	{"door", "lock"},
+	{"signin", "session"},
+	{"column", "section", "lane", "stage"},
+	{"note", "comment"},
+	{"reminder", "remind", "task", "todo"},
+}
+
+// narrower words reach broader ones, one way: a pod is a Kubernetes
+// resource, but a query for resources is not after pods. Tools are often
+// named and described by the broader word (kubectl_delete deletes
+// "Kubernetes resources").
+var narrower = map[string][]string{
+	"pod":          {"kubernetes", "resource"},
+	"deployment":   {"resource"},
+	"namespace":    {"resource"},
+	"service":      {"resource"},
+	"container":    {"docker"},
+	"assign":       {"update"},
+	"rename":       {"update"},
+	"reassign":     {"update"},
+	"resolve":      {"update", "status"},
+	"close":        {"update", "status", "state"},
+	"reopen":       {"update", "status", "state"},
+	"prioritize":   {"update", "priority"},
+	"bug":          {"issue"},
+	"feature":      {"issue"},
+	"epic":         {"issue"},
+	"subtask":      {"issue"},
+	"tweet":        {"post"},
+	"standup":      {"message"},
+	"announcement": {"message"},
+	"reminder":     {"event"},
+	"birthday":     {"event"},
+	"invoice":      {"payment"},
+	"refund":       {"payment"},
+	"spreadsheet":  {"file", "document"},
+	"pdf":          {"file", "document"},
+	"csv":          {"file"},
+	"json":         {"file"},
+	"yaml":         {"file"},
+	"readme":       {"file"},
+	"folder":       {"file"},
+	"photo":        {"file"},
+	"attachment":   {"file"},
+	"ec2":          {"instance"},
+	"s3":           {"object", "bucket"},
+	"rds":          {"database"},
+	"redis":        {"key", "cache"},
+	"cache":        {"key"},
+	"endpoint":     {"url"},
+	"webhook":      {"url", "event"},
+	"tab":          {"browser", "page"},
+	"button":       {"element"},
+	"link":         {"element"},
+	"form":         {"field"},
+	"tomorrow":     {"date"},
+	"today":        {"date"},
+	"yesterday":    {"date"},
+	"week":         {"date"},
+	"timestamp":    {"time", "date"},
+	"teammate":     {"user"},
+	"admin":        {"user"},
+	"assignee":     {"user"},
+	"reviewer":     {"user"},
+	"sender":       {"user"},
+	"recipient":    {"user"},
+	"mention":      {"user"},
+	"emoji":        {"reaction"},
+	"shipment":     {"order"},
+	"cart":         {"order", "checkout"},
+	"song":         {"track"},
+	"album":        {"track"},
+	"artist":       {"track"},
+	"podcast":      {"episode", "show"},
+	"vpc":          {"network"},
+	"firewall":     {"rule", "network"},
+	"ip":           {"address", "network"},
+	"tls":          {"certificate"},
+	"cron":         {"job", "schedule"},
+	"stacktrace":   {"error"},
+	"traceback":    {"error"},
+	"exception":    {"error"},
+	"crash":        {"error"},
+	"p1":           {"priority"},
+	"urgent":       {"priority"},
+	"overdue":      {"due"},
+	"unread":       {"message", "email"},
+	"inbox":        {"email"},
+	"thread":       {"message", "reply"},
+	"lgtm":         {"approve"},
+	"upsert":       {"insert", "update"},
+	"promql":       {"prometheus", "query"},
+	"jql":          {"jira", "query"},
+	"soql":         {"salesforce", "query"},
+	"esql":         {"elasticsearch", "query"},
+	"transit":      {"direction", "route"},
+	"walking":      {"direction", "route"},
+	"offboard":     {"deactivate", "user"},
+	"onboard":      {"create", "invite", "user"},
+	"engineer":     {"user"},
+	"developer":    {"user"},
+	"book":         {"create"},
+	"agenda":       {"event", "calendar"},
+	"tail":         {"log"},
+	"ssh":          {"exec", "shell", "connect"},
+	"replica":      {"scale"},
+	"health":       {"status"},
+	"rain":         {"weather", "forecast"},
+	"umbrella":     {"weather", "forecast"},
+	"deprovision":  {"deactivate", "delete"},
+	"blame":        {"log", "history"},
+	"unstage":      {"reset"},
+	"cc":           {"recipient"},
+	"notebook":     {"note"},
+	"scrape":       {"fetch", "page"},
+	"crawl":        {"fetch", "page"},
+	"reschedule":   {"update", "event"},
+	"rsvp":         {"respond", "event"},
+	"forward":      {"send"},
+	"resend":       {"send"},
+	"drive":        {"direction", "route"},
+	"commute":      {"direction", "route"},
+	"restaurant":   {"place"},
+	"cafe":         {"place"},
+	"hotel":        {"place"},
+	"subscriber":   {"contact", "member"},
+	"audience":     {"contact", "member"},
+}
+
+// phrasal maps a verb and its particle to the verbs the pair means, the
+// first giving the query's class (read, change, destroy, run).
+var phrasal = map[string][]string{
+	"spin up": {"create", "start", "launch"}, "spin down": {"stop", "delete"},
+	"tear down": {"delete", "destroy"}, "shut down": {"stop", "shutdown"},
+	"shut off": {"stop", "disable"}, "turn on": {"enable", "start"},
+	"turn off": {"disable", "stop"}, "switch on": {"enable", "start"},
+	"switch off": {"disable", "stop"}, "power on": {"start", "boot"},
+	"power off": {"stop", "shutdown"}, "boot up": {"start", "boot"},
+	"start up": {"start"}, "bring up": {"start", "show"},
+	"take down": {"stop", "remove"}, "kick off": {"start", "trigger", "run"},
+	"fire off": {"send", "trigger"}, "roll back": {"rollback", "revert", "undo"},
+	"roll out": {"deploy", "rollout", "release"}, "look up": {"lookup", "find", "get"},
+	"pull up": {"show", "get", "open"}, "clean up": {"delete", "remove", "purge"},
+	"set up": {"create", "setup", "configure"}, "sign up": {"register", "signup", "create"},
+	"sign in": {"login", "signin", "authenticate"}, "log in": {"login", "signin", "authenticate"},
+	"sign out": {"logout", "signout"}, "log out": {"logout", "signout"},
+	"back up": {"backup", "snapshot"}, "fill in": {"fill", "type"},
+	"fill out": {"fill", "type"}, "hand off": {"assign", "transfer"},
+	"loop in": {"invite", "add", "share"}, "write up": {"create", "write", "draft"},
+	"jot down": {"create", "note", "write"}, "note down": {"create", "note", "write"},
+	"hang up": {"end", "stop"}, "find out": {"find", "get"},
+	"figure out": {"find", "analyze"}, "print out": {"print"},
+	"free up": {"delete", "remove"}, "scale up": {"scale"}, "scale down": {"scale"},
+	"wind down": {"stop"}, "dig into": {"analyze", "inspect"},
+	"check out": {"checkout", "switch"}, "check in": {"checkin", "commit"},
+	"get rid": {"delete", "remove"}, "send out": {"send"}, "reach out": {"send", "message"},
+	"follow up": {"reply", "remind"}, "go back": {"back"}, "go to": {"navigate", "goto"},
+	"write down": {"create", "note", "write"}, "lock out": {"suspend", "lock"},
+	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
+	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
+}
+
+// derive returns, as stems, the verbs a noun derives from: deploy for
+// deployment, notify for notification, execute for execution, since
+// tools are named for what they do and requests often name the thing.
+// The stemmer keeps them apart on purpose (an execution is not
+// executing), so they count as their own kind of match, below the word
+// itself. Not the other way: subscribing someone to a list is no
+// subscription.
+func derive(word string) []string {
+	var out []string
+	s := stem(word)
+	if s != word {
+		out = forms(s, out) // notifications, execute: notification, execut
+	}
+	return forms(word, out)
+}
+
+// forms appends the verbs noun word derives from to out.
+func forms(word string, out []string) []string {
+	add := func(w string) {
+		if s := stem(w); len(w) >= 3 && w != word && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	// A base of three letters is kept only when it ends in y (pay,
+	// employ): comment is no com.
+	trim := func(s string) (string, bool) {
+		b, ok := strings.CutSuffix(word, s)
+		return b, ok && (len(b) >= 4 || len(b) == 3 && b[2] == 'y')
+	}
+	if b, ok := trim("ment"); ok { // deployment, payment
+		add(b)
+	}
+	if b, ok := trim("ication"); ok { // notification, verification
+		add(b + "y")
+	}
+	if b, ok := trim("iption"); ok { // subscription, description
+		add(b + "ibe")
+	}
+	if b, ok := trim("ation"); ok { // creation, configuration, invitation, transformation
+		add(b + "e")
+		add(b)
+	}
+	if b, ok := trim("ion"); ok { // execution, deletion, connection
+		add(b + "e")
+		add(b)
+	}
+	if b, ok := trim("al"); ok && strings.ContainsRune("vw", rune(b[len(b)-1])) { // removal, approval, renewal
+		add(b)
+		add(b + "e")
+	}
+	return out
+}
+
+// synonymTable maps each stem to the stems of its synonyms and of the
+// broader words it reaches; relatedTable to the stems of looser
+// relations. Both are built once.
+var synonymTable, relatedTable = func() (map[string][]string, map[string][]string) {
+	link := func(out map[string][]string, a, b string) {
+		if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
+			out[sa] = append(out[sa], sb)
+		}
+	}
+	groups := func(out map[string][]string, gs [][]string) {
+		for _, g := range gs {
+			for _, a := range g {
+				for _, b := range g {
+					link(out, a, b)
+				}
+			}
+		}
+	}
+	syn, rel := map[string][]string{}, map[string][]string{}
+	groups(syn, slices.Concat(verbGroups, nounGroups))
+	for _, a := range slices.Sorted(maps.Keys(narrower)) {
+		for _, b := range narrower[a] {
+			link(syn, a, b)
+		}
+	}
+	groups(rel, related)
+	return syn, rel
+}()
