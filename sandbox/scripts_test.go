@@ -179,7 +179,7 @@ func TestHostileScripts(t *testing.T) {
 		opts := &Options{Budget: budget}
 		if spec.expect != "budget" {
 			// Ends on a limit of its own; keep slow machines out of it.
-			opts = &Options{Budget: 30 * time.Second, MaxMemory: 64 << 20}
+			opts = &Options{Budget: ownLimitBudget, MaxMemory: 64 << 20}
 		}
 		request := scriptFunnel(t, name)
 		runtime.GC()
