@@ -51,6 +51,11 @@ func Serve() int {
 }
 
 func serve(in io.Reader, out io.Writer) int {
+	// No Lua states prepared ahead: this process makes one run, and a
+	// state prepared in the background would take the processor after the
+	// hello (when the run may already be waiting for it) and again during
+	// the run, for a state no run takes.
+	sandbox.SetPreparedStates(0)
 	// A throwaway run while idle: what a first run in a fresh process
 	// builds once (the library template, the compiled prelude, a grown
 	// heap) is then ready before the script arrives.
