@@ -26,9 +26,10 @@ import (
 // synonym, prefix or near spelling; MCP tools before builtins within a
 // tier.
 //
-// The weights were chosen by measurement on the development half of the
-// evaluation set (testdata/search/eval/dev.json); the README lists what
-// each signal is worth there.
+// The weights were chosen by measurement on the development halves of
+// the evaluation sets (testdata/search/eval/dev.json and
+// eval3/dev3.json) and the old set; the README lists what each signal is
+// worth there.
 var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1.2,
