@@ -287,6 +287,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"derived forms", func(r *ranking) { r.derived = 0 }},
 		{"prefixes", func(r *ranking) { r.prefix = 0 }},
 		{"near spellings", func(r *ranking) { r.typo = 0 }},
+		{"known words are no prefixes or misspellings", func(r *ranking) { r.known = false }},
 		{"values weigh less", func(r *ranking) { r.value = 1 }},
 		{"unknown capitalized words are values", func(r *ranking) { r.names = false }},
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},

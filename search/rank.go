@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true,
+	intent: true, known: true,
 }
 
 type ranking struct {
@@ -49,6 +49,7 @@ type ranking struct {
 	synonym, related, derived, prefix, typo float64
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
+	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
@@ -585,7 +586,7 @@ func (x *Index) plan(text string) *plan {
 func (x *Index) variants(k *keyword) {
 	if p, ok := x.words.get(k.stem); ok {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else if !isStop(k.word) { // can is no prefix of cancel
+	} else if !isStop(k.word) && !(params.known && x.knows(k)) { // can is no prefix of cancel
 		if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
 				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
@@ -612,6 +613,21 @@ func (x *Index) variants(k *keyword) {
 	}
 	reach(synonymTable[k.stem], params.synonym, false)
 	reach(relatedTable[k.stem], params.related, true)
+}
+
+// knows reports whether the vocabulary reaches a word of the pool from
+// keyword k: then k is a word in its own right (transit reaches
+// directions), neither cut short nor misspelled, and is not looked up
+// as a prefix (of transition) or a near spelling.
+func (x *Index) knows(k *keyword) bool {
+	for _, ss := range [][]string{synonymTable[k.stem], relatedTable[k.stem], derive(k.word)} {
+		for _, s := range ss {
+			if _, ok := x.words.get(s); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // token is one whitespace-separated piece of a query; value marks what
