@@ -291,6 +291,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"values weigh less", func(r *ranking) { r.value = 1 }},
 		{"unknown capitalized words are values", func(r *ranking) { r.names = false }},
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},
+		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
 		{"share of the name covered", func(r *ranking) { r.cover = 0 }},

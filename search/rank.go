@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true,
+	intent: true, known: true, said: true,
 }
 
 type ranking struct {
@@ -49,6 +49,7 @@ type ranking struct {
 	synonym, related, derived, prefix, typo float64
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
+	said                                    bool    // whether what a message is to say weighs as a value
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	stop                                    float64 // a stop word, among other keywords
@@ -483,14 +484,23 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
-	kept, verb := 0, false
+	kept, verb, said, told := 0, false, false, false
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
+		// What a message is to say ("tell them that the build is green",
+		// "a note saying it is approved") is its content: values, not the
+		// request.
+		if lw := strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'")); params.said && len(ws) == 1 {
+			if sayWords[lw] || lw == "that" && told {
+				said = true
+			}
+			told = told || tellWords[lw]
+		}
 		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
 		// so does a capitalized word after the first that the pool does
 		// not know: a person's, a company's or a project's name (Priya,
 		// Acme, WEB).
-		value := tok.value || slices.ContainsFunc(ws, func(w string) bool {
+		value := tok.value || said || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
@@ -629,6 +639,13 @@ func (x *Index) knows(k *keyword) bool {
 	}
 	return false
 }
+
+// sayWords begin a message's content; after tellWords, so does that.
+var (
+	sayWords  = wordSet("saying", "says", "stating")
+	tellWords = wordSet("tell", "telling", "notify", "inform", "let", "say", "remind",
+		"reply", "respond", "answer", "warn", "confirm", "announce", "message", "ping", "dm", "ask", "write", "note")
+)
 
 // token is one whitespace-separated piece of a query; value marks what
 // looks like an argument rather than a description of the tool: quoted
