@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true,
+	intent: true, known: true, said: true, argName: 0.5,
 }
 
 type ranking struct {
@@ -50,6 +50,7 @@ type ranking struct {
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
 	said                                    bool    // whether what a message is to say weighs as a value
+	argName                                 float64 // a word right before a value (ticket 77120)
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	stop                                    float64 // a stop word, among other keywords
@@ -485,6 +486,7 @@ func (x *Index) plan(text string) *plan {
 	}
 	var all []keyword
 	kept, verb, said, told := 0, false, false, false
+	prev := -1 // the last keyword of the previous token, if a word
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
 		// What a message is to say ("tell them that the build is green",
@@ -504,6 +506,14 @@ func (x *Index) plan(text string) *plan {
 			_, known := x.words.get(stem(w))
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
+		// A word right before a value names the argument it is given
+		// as (ticket 77120, index logs-2024.06, message "fix typo"): it
+		// says with what, not what.
+		if (value && !said || len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return !isNumber(w) })) &&
+			prev >= 0 && prev != p.head && all[prev].weight == 1 && !isStop(all[prev].word) && !all[prev].particle {
+			all[prev].weight = params.argName
+		}
+		prev = -1
 		for _, w := range ws {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
@@ -533,6 +543,7 @@ func (x *Index) plan(text string) *plan {
 					p.intent = p.verb
 				}
 			}
+			prev = len(all)
 			all = append(all, k)
 			if !isStop(w) {
 				kept++
