@@ -293,6 +293,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},
 		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
 		{"a word before a value weighs less", func(r *ranking) { r.argName = 1 }},
+		{"a question reads (for the verb class)", func(r *ranking) { r.question = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
 		{"share of the name covered", func(r *ranking) { r.cover = 0 }},

@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, argName: 0.5,
+	intent: true, known: true, said: true, argName: 0.5, question: true,
 }
 
 type ranking struct {
@@ -50,6 +50,7 @@ type ranking struct {
 	value                                   float64 // a keyword that looks like an argument value
 	names                                   bool    // whether a capitalized word the pool does not know is a value
 	said                                    bool    // whether what a message is to say weighs as a value
+	question                                bool    // whether a question reads, for the verb bonus
 	argName                                 float64 // a word right before a value (ticket 77120)
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
@@ -558,6 +559,11 @@ func (x *Index) plan(text string) *plan {
 			}
 		}
 	}
+	// A question (what song is playing, which doors are open, who is on
+	// call) reads, whatever its first word.
+	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
+		p.verb = reads
+	}
 	p.single = kept == 1
 	if kept == 0 {
 		p.single = len(all) == 1
@@ -650,6 +656,9 @@ func (x *Index) knows(k *keyword) bool {
 	}
 	return false
 }
+
+// questionWords begin a question.
+var questionWords = wordSet("what", "which", "who", "whose", "is", "are", "does", "do", "how", "when", "where", "whats")
 
 // sayWords begin a message's content; after tellWords, so does that.
 var (

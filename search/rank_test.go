@@ -232,3 +232,12 @@ func TestArgumentNamesWeighLess(t *testing.T) {
 		}
 	}
 }
+
+// A question reads: the tool named for reading wins what matches alike.
+func TestQuestionsRead(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("clock", "convert_time", "Convert time between timezones."),
+		mcpTool("clock", "get_current_time", "Get current time in a specific timezone."),
+	}
+	wantFirst(t, tools, map[string]string{"what time is it": "mcp__clock__get_current_time"})
+}
