@@ -292,7 +292,6 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"unknown capitalized words are values", func(r *ranking) { r.names = false }},
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},
 		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
-		{"a word before a value weighs less", func(r *ranking) { r.argName = 1 }},
 		{"a question reads (for the verb class)", func(r *ranking) { r.question = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},

@@ -32,14 +32,14 @@ import (
 // worth there.
 var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 2, fHint: 2, fDesc: 1.5, fSchema: 0.75},
-	substring: 1.2,
+	substring: 1,
 	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
 	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, argName: 0.5, question: true,
+	intent: true, known: true, said: true, question: true,
 }
 
 type ranking struct {
@@ -51,7 +51,6 @@ type ranking struct {
 	names                                   bool    // whether a capitalized word the pool does not know is a value
 	said                                    bool    // whether what a message is to say weighs as a value
 	question                                bool    // whether a question reads, for the verb bonus
-	argName                                 float64 // a word right before a value (ticket 77120)
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	stop                                    float64 // a stop word, among other keywords
@@ -487,7 +486,6 @@ func (x *Index) plan(text string) *plan {
 	}
 	var all []keyword
 	kept, verb, said, told := 0, false, false, false
-	prev := -1 // the last keyword of the previous token, if a word
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
 		// What a message is to say ("tell them that the build is green",
@@ -507,14 +505,6 @@ func (x *Index) plan(text string) *plan {
 			_, known := x.words.get(stem(w))
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
-		// A word right before a value names the argument it is given
-		// as (ticket 77120, index logs-2024.06, message "fix typo"): it
-		// says with what, not what.
-		if (value && !said || len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return !isNumber(w) })) &&
-			prev >= 0 && prev != p.head && all[prev].weight == 1 && !isStop(all[prev].word) && !all[prev].particle {
-			all[prev].weight = params.argName
-		}
-		prev = -1
 		for _, w := range ws {
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
@@ -544,7 +534,6 @@ func (x *Index) plan(text string) *plan {
 					p.intent = p.verb
 				}
 			}
-			prev = len(all)
 			all = append(all, k)
 			if !isStop(w) {
 				kept++

@@ -200,39 +200,6 @@ func TestMessageContentIsAValue(t *testing.T) {
 	})
 }
 
-// A word right before a value names the argument the value is given as
-// (the user of user 00u1abc, the ticket of ticket 77120): it weighs less
-// than the request's own words; the request's first word does not.
-func TestArgumentNamesWeighLess(t *testing.T) {
-	x := NewIndex([]pool.Tool{
-		mcpTool("idp", "get_user", "Get a user by id."),
-		mcpTool("idp", "get_logs", "Get the system log: sign-in failures and changes."),
-		mcpTool("desk", "add_comment", "Add a comment to a ticket."),
-	})
-	weight := func(query, word string) float64 {
-		for _, k := range x.plan(query).kws {
-			if k.word == word {
-				return k.weight
-			}
-		}
-		t.Fatalf("%q: no keyword %s", query, word)
-		return 0
-	}
-	for _, c := range []struct {
-		query, word string
-		want        float64
-	}{
-		{"sign-in failures of user 00u1abc", "user", params.argName},
-		{"comment on ticket 77120", "ticket", params.argName},
-		{"failures of the user", "user", 1},
-		{"user 00u1abc", "user", 1},
-	} {
-		if got := weight(c.query, c.word); got != c.want {
-			t.Errorf("%q: %s weighs %v, want %v", c.query, c.word, got, c.want)
-		}
-	}
-}
-
 // A question reads: the tool named for reading wins what matches alike.
 func TestQuestionsRead(t *testing.T) {
 	tools := []pool.Tool{
