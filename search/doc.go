@@ -20,21 +20,21 @@
 //     name without the mcp__<server>__ prefix (every tool of that name
 //     when it names several), also as copied with its call form.
 //   - Each keyword scores a tool by its best match: the field (a word of
-//     the tool's own name, of its server's name or a namespace its tools
-//     share such as browser_, a substring of the name, the searchHint, the
+//     the tool's own name, of its server's name or a prefix its tools'
+//     names share such as browser_, a substring of the name, the searchHint, the
 //     description, an argument's name or description in the input
 //     schema), how it matched (the word itself, its plural or
 //     singular, a derived form such as deployment for deploy, a curated
 //     synonym or broader word, a looser relation, a prefix, one edit
-//     away for words of five letters or more), and how rare the word is
-//     in the pool. The curated vocabulary (vocab.go) is written from
-//     general knowledge of what tools do, and a phrasal verb (spin up,
-//     tear down) means its verb.
+//     away for words of five letters or more, unless the vocabulary
+//     knows the word), and how rare the word is in the pool. The curated
+//     vocabulary (vocab.go) is written from general knowledge of what
+//     tools do, and a phrasal verb (spin up, tear down) means its verb.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
 //     name, for a query's verb of the class (read, change, destroy, run)
-//     of the first verb of its name, for words written as in the name
+//     of the first verb of its name (a question reads), for words written as in the name
 //     (issue, not issues) or the
 //     description, for name words in the query's order, for a name that
 //     starts with the query's first word, and for keyword pairs found as
@@ -44,7 +44,8 @@
 //     quoted text, paths, addresses, ids and capitalized names the pool
 //     does not know (Priya, Acme) weigh as values, and a value implies
 //     what it is (notes.md a file, owner/name a repository, a URL, an
-//     address, a #channel).
+//     address, a #channel). What a message is to say (after "saying",
+//     or "that" after a verb of telling) weighs as values too.
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a

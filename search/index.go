@@ -485,18 +485,21 @@ func namespace(tools []pool.Tool) map[string]bool {
 	if len(tools) < 4 {
 		return out
 	}
-	// A word shared by three quarters of the tools is in the first
-	// quarter's names: only those are counted.
+	// A prefix is the first word of a name (browser_ of browser_click,
+	// Hass of HassTurnOn); a word shared elsewhere in the names (ticket
+	// in get_ticket, update_ticket, ...) is what the server's tools act
+	// on, which tells them apart from other servers'. A prefix shared by
+	// three quarters of the tools is in the first quarter's names: only
+	// those are counted.
 	count := map[string]int{}
-	var seen []string
 	for i, t := range tools {
-		seen = seen[:0]
+		first := true
 		splitWords(t.ServerTool, func(w string, whole bool) {
-			s := stem(w)
-			if whole || slices.Contains(seen, s) {
+			if whole || !first {
 				return
 			}
-			seen = append(seen, s)
+			first = false
+			s := stem(w)
 			if _, ok := count[s]; ok || 4*i <= len(tools) {
 				count[s]++
 			}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/execlua/execlua/pool"
@@ -159,4 +160,51 @@ func TestNamesWeighAsValues(t *testing.T) {
 	whois.SearchHint = "message sender"
 	tools := []pool.Tool{whois, mcpTool("shop", "order", "An order.")}
 	wantFirst(t, tools, map[string]string{"message Orden": "mcp__crm__whois"})
+}
+
+// A word the vocabulary knows is a word in its own right: it reaches the
+// pool through the vocabulary, not as the prefix of a longer word or as
+// a misspelling (commute is no commuter; transit is no transition).
+func TestKnownWordsAreNoPrefixes(t *testing.T) {
+	x := NewIndex([]pool.Tool{
+		mcpTool("maps", "maps_directions", "Get directions between two places."),
+		mcpTool("hr", "commuter_benefits", "Enroll in commuter benefits."),
+	})
+	for _, k := range x.plan("my commute home").kws {
+		if k.word != "commute" {
+			continue
+		}
+		var reached []string
+		for _, v := range k.vars {
+			reached = append(reached, v.stem)
+		}
+		if len(reached) == 0 || slices.Contains(reached, stem("commuter")) {
+			t.Errorf("commute reaches %v, want direction and not commuter", reached)
+		}
+		return
+	}
+	t.Fatal("no keyword commute in the plan")
+}
+
+// What a message is to say is its content, weighed as values: telling
+// someone that a deploy failed is sending a message, not deploying.
+func TestMessageContentIsAValue(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("chat", "send_message", "Send a message to a channel."),
+		mcpTool("ci", "deploy_app", "Deploy the app to production and report whether the deploy failed."),
+		mcpTool("tracker", "add_comment", "Add a comment to a ticket."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"tell the team that the production deploy failed":           "mcp__chat__send_message",
+		"comment on the ticket saying the production deploy failed": "mcp__tracker__add_comment",
+	})
+}
+
+// A question reads: the tool named for reading wins what matches alike.
+func TestQuestionsRead(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("clock", "convert_time", "Convert time between timezones."),
+		mcpTool("clock", "get_current_time", "Get current time in a specific timezone."),
+	}
+	wantFirst(t, tools, map[string]string{"what time is it": "mcp__clock__get_current_time"})
 }

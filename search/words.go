@@ -212,6 +212,13 @@ var stopWords = map[string]bool{
 	"again": true, "whole": true, "entire": true,
 	"every": true, "each": true, "one": true, "both": true, "other": true,
 	"know": true, "figure": true, "going": true, "being": true,
+	// Not: it would also meet note, whose stem it is.
+	"not": true,
+	// Prepositions, like in, on and with: where or with what, not what.
+	"inside": true, "within": true, "onto": true, "across": true,
+	"through": true, "between": true, "among": true, "during": true,
+	"until": true, "since": true, "upon": true, "toward": true,
+	"towards": true, "per": true,
 }
 
 // maxStop is the length of the longest stop word: longer words are not
