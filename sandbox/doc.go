@@ -37,6 +37,10 @@
 // (luavm.State.Footprint) and stops the run only if that is over MaxMemory. Run never panics and never returns a Go error for script-level
 // failures: Outcome.Err carries a sentinel-wrapping error instead.
 //
+// Each run gets its own Lua state, used once: taken from the few the
+// process keeps prepared ahead (libraries and prelude installed, refilled
+// in the background; SetPreparedStates), or built on the spot.
+//
 // The reachable set is a Toolset, built once per pool and shared by every
 // run that reaches it (name map, schemas parsed at first use), so a run
 // costs the same whatever the pool's size. A funnel may return structured

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/execlua/execlua/internal/leaktest"
 )
 
 // allocated is how many bytes the process has allocated so far: the
@@ -433,5 +436,33 @@ func TestCountingIsOnTheBudget(t *testing.T) {
 		if elapsed := time.Since(start); elapsed > 50*time.Millisecond+stopSlack {
 			t.Errorf("%s: ended after %v", tail, elapsed)
 		}
+	}
+}
+
+// BUD-10: the VM goroutine a run left behind in a funnel that ignores its
+// context ends once the funnel returns, and its late return changes
+// nothing of the outcome the run gave.
+func TestLeftBehindVMEnds(t *testing.T) {
+	t.Cleanup(leaktest.Check(t))
+	defer SetPreparedStates(DefaultPreparedStates)
+	SetPreparedStates(0) // no refill goroutine in the count
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	f := newFunnel(map[string]toolFunc{"stuck": func(context.Context, map[string]any) (Output, error) {
+		close(entered)
+		<-release // ignores its context
+		return Output{Structured: []byte(`{"late":true}`)}, nil
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Outcome)
+	go func() {
+		done <- Run(ctx, f.request(`print("before") local r = tools.stuck{} print("after") return r`), nil)
+	}()
+	<-entered
+	cancel()
+	out := <-done
+	close(release)
+	if !errors.Is(out.Err, ErrCanceled) || out.Log != "before" || out.HasResult || !slices.Equal(out.Abandoned, []string{"stuck"}) {
+		t.Errorf("err = %v, log = %q, result = %q, abandoned = %v", out.Err, out.Log, out.Result, out.Abandoned)
 	}
 }

@@ -50,7 +50,7 @@ func (b builder) fromValue(v *jsontext.Value) (glua.LValue, error) {
 		}
 		return t, nil
 	case 's':
-		return glua.LString(v.Str), nil
+		return b.str(v.Str), nil
 	case 'n':
 		if f, ok := smallInteger(v.Str); ok {
 			return number(f), nil
@@ -120,6 +120,14 @@ func (b builder) setMember(t *glua.LTable, key string, v glua.LValue) {
 	setField(t, key, b.keys.box(key), v)
 }
 
+// str is a string value, boxed once per state when it is short.
+func (b builder) str(v string) glua.LValue {
+	if len(v) <= maxBoxedValue {
+		return b.keys.box(v)
+	}
+	return glua.LString(v)
+}
+
 func (b builder) setElement(t *glua.LTable, i int, v glua.LValue) {
 	if v == glua.LNil && b.s != nil {
 		v = b.s.null
@@ -182,7 +190,7 @@ func (c *goConverter) value(v any, depth int) (glua.LValue, error) {
 	case bool:
 		return glua.LBool(v), nil
 	case string:
-		return glua.LString(v), nil
+		return c.str(v), nil
 	case float64:
 		return goNumber(v)
 	case map[string]any:

@@ -96,6 +96,9 @@ type keyBoxes map[string]glua.LValue
 const (
 	maxKeyBoxes = 4096
 	maxBoxedKey = 64
+	// maxBoxedValue bounds the string values boxed once too: short
+	// values (states, flags, names) repeat most.
+	maxBoxedValue = 16
 )
 
 func (k keyBoxes) box(key string) glua.LValue {
