@@ -363,7 +363,28 @@ func (r *hostRun) call(ctx context.Context, call sandbox.Call) (out sandbox.Outp
 	if r.req.Funnel == nil {
 		return sandbox.Output{}, sandbox.ErrNoFunnel
 	}
-	return r.req.Funnel.Call(ctx, call)
+	out, err = r.req.Funnel.Call(ctx, call)
+	if err != nil {
+		return out, err
+	}
+	return encodeDecoded(call.Name, out)
+}
+
+// encodeDecoded encodes structured content the funnel handed over already
+// decoded (Output.Decoded), once, since only bytes cross the pipe; the
+// script gets the same value as in-process (encoding/json writes a map's
+// keys sorted, as the conversion to Lua orders them). A value JSON cannot
+// hold fails the call with the tool's name, as in-process.
+func encodeDecoded(name string, out sandbox.Output) (sandbox.Output, error) {
+	if out.Decoded == nil || len(out.Structured) > 0 {
+		return out, nil
+	}
+	js, err := json.Marshal(out.Decoded)
+	if err != nil {
+		return sandbox.Output{}, fmt.Errorf("%s: tool output cannot be converted: %w", name, err)
+	}
+	out.Structured, out.Decoded = js, nil
+	return out, nil
 }
 
 // search answers a ToolSearch on the reading goroutine: it is quick and

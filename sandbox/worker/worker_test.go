@@ -432,3 +432,40 @@ func TestOnPrint(t *testing.T) {
 		t.Errorf("OnPrint (-in-process +worker):\n%s", diff)
 	}
 }
+
+// A funnel that hands its structured content over already decoded
+// (Output.Decoded, no Structured bytes) gives the script in a worker the
+// same table as in-process, pairs order included; a value JSON cannot
+// hold fails the call with the tool's name in both modes.
+func TestDecodedOutputInWorker(t *testing.T) {
+	p := testPool(t, nil)
+	var decoded any
+	if err := json.Unmarshal([]byte(`{"id":7,"tags":["a",null,"c"],"owner":{"name":"x","admin":false}}`), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	const script = `local r = tools.t{}
+local keys = {}
+for k in pairs(r) do keys[#keys + 1] = k end
+return { keys = table.concat(keys, ","), name = r.owner.name, value = r }`
+	type runner = func(context.Context, sandbox.Request, *sandbox.Options) sandbox.Outcome
+	run := func(in runner, out sandbox.Output) sandbox.Outcome {
+		req := sandbox.Request{Code: script, Tools: sandbox.NewToolset([]sandbox.Tool{{Name: "t"}}),
+			Funnel: sandbox.FunnelFunc(func(context.Context, sandbox.Call) (sandbox.Output, error) { return out, nil })}
+		return in(context.Background(), req, nil)
+	}
+	want := run(sandbox.Run, sandbox.Output{Decoded: decoded})
+	got := run(p.Run, sandbox.Output{Decoded: decoded})
+	if want.Err != nil || got.Err != nil {
+		t.Fatal(want.Err, got.Err)
+	}
+	if got.Result != want.Result || !strings.Contains(got.Result, `"keys":"id,owner,tags","name":"x"`) {
+		t.Errorf("worker: %s\nin-process: %s", got.Result, want.Result)
+	}
+	bad := sandbox.Output{Decoded: map[string]any{"ch": make(chan int)}}
+	for mode, in := range map[string]runner{"inprocess": sandbox.Run, "worker": p.Run} {
+		out := run(in, bad)
+		if out.Err == nil || !strings.Contains(out.Err.Error(), "t: tool output cannot be converted") {
+			t.Errorf("%s: got %v, want the call to fail naming the tool", mode, out.Err)
+		}
+	}
+}
