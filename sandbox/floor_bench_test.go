@@ -16,6 +16,8 @@ import (
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/execlua/execlua/internal/luafloor"
 )
 
 // BenchmarkFloors puts execlua beside the floors it is measured against
@@ -270,35 +272,11 @@ func benchJSONTable(raw []byte) func(n int) error {
 			if err := json.Unmarshal(raw, &v); err != nil {
 				return err
 			}
-			L.Push(goToLua(L, v))
+			L.Push(luafloor.Table(L, v))
 			L.Pop(1)
 		}
 		return nil
 	}
-}
-
-func goToLua(L *glua.LState, v any) glua.LValue {
-	switch v := v.(type) {
-	case map[string]any:
-		t := L.CreateTable(0, len(v))
-		for k, e := range v {
-			t.RawSetString(k, goToLua(L, e))
-		}
-		return t
-	case []any:
-		t := L.CreateTable(len(v), 0)
-		for i, e := range v {
-			t.RawSetInt(i+1, goToLua(L, e))
-		}
-		return t
-	case string:
-		return glua.LString(v)
-	case float64:
-		return glua.LNumber(v)
-	case bool:
-		return glua.LBool(v)
-	}
-	return glua.LNil
 }
 
 // bareCold is the floor of a cold run: a gopher-lua state opened with the

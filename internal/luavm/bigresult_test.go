@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/execlua/execlua/internal/luafloor"
 )
 
 // bigDocument is an object-heavy tool output of about size bytes: an
@@ -61,7 +63,7 @@ func TestBigResultHeap(t *testing.T) {
 		if err := json.Unmarshal(raw, &v); err != nil {
 			t.Fatal(err)
 		}
-		return bareTable(bare, v)
+		return luafloor.Table(bare, v)
 	})
 	ours, oursAlloc, keepOurs := heldHeap(func() any {
 		v, err := FromJSON(s.L, raw)
@@ -78,28 +80,4 @@ func TestBigResultHeap(t *testing.T) {
 	if ours > floor {
 		t.Errorf("the converted result holds %d bytes, more than gopher-lua's own tables of it (%d)", ours, floor)
 	}
-}
-
-func bareTable(L *glua.LState, v any) glua.LValue {
-	switch v := v.(type) {
-	case map[string]any:
-		t := L.CreateTable(0, len(v))
-		for k, e := range v {
-			t.RawSetString(k, bareTable(L, e))
-		}
-		return t
-	case []any:
-		t := L.CreateTable(len(v), 0)
-		for i, e := range v {
-			t.RawSetInt(i+1, bareTable(L, e))
-		}
-		return t
-	case string:
-		return glua.LString(v)
-	case float64:
-		return glua.LNumber(v)
-	case bool:
-		return glua.LBool(v)
-	}
-	return glua.LNil
 }
