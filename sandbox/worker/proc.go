@@ -225,23 +225,36 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	r.handoff = time.AfterFunc(time.Hour, func() { r.handOff(limit) })
 	r.handoff.Stop()
 	defer r.handoff.Stop()
-	// The frames are read on a goroutine of their own, which performs a
-	// single call itself: this one may then leave a funnel that ignores
-	// its context.
-	go r.read(limit)
+	// This goroutine reads the frames until the first call, which a
+	// goroutine of its own performs and reads on: this one may then
+	// leave a funnel that ignores its context.
+	if out, ended := r.read(limit, nil, true); ended {
+		return out
+	}
 	return <-r.ended
 }
 
-// read serves the worker's frames until the run ends, and hands the
-// outcome to run; it returns early when another goroutine took over the
-// reading while this one waited for a funnel (callInline).
-func (r *hostRun) read(limit int) {
+// serve reads the frames from m on, on a goroutine other than run's, and
+// hands run the outcome if the run ends while it reads.
+func (r *hostRun) serve(limit int, m *message) {
+	if out, ended := r.read(limit, m, false); ended {
+		r.ended <- out
+	}
+}
+
+// read serves the worker's frames, from m (a call frame read already) if
+// not nil, until the run ends (ended, with its outcome). It returns early,
+// not ended, once another goroutine reads: on run's own goroutine (own)
+// at the first call, elsewhere when the reading was handed over while
+// this goroutine waited for a funnel (callInline).
+func (r *hostRun) read(limit int, m *message, own bool) (out sandbox.Outcome, ended bool) {
 	w, req := r.w, r.req
-	for {
-		m, err := w.c.receive()
-		if err != nil {
-			r.ended <- r.failed(limit, err)
-			return
+	for ; ; m = nil {
+		if m == nil {
+			var err error
+			if m, err = w.c.receive(); err != nil {
+				return r.failed(limit, err), true
+			}
 		}
 		switch m.Type {
 		case msgPrinted:
@@ -257,13 +270,17 @@ func (r *hostRun) read(limit int) {
 				req.OnCall(m.Name)
 			}
 		case msgCall:
-			if w.c.buffered() {
+			switch {
+			case own:
+				go r.serve(limit, m)
+				return sandbox.Outcome{}, false
+			case w.c.buffered():
 				// More frames are here already: the calls of a
 				// tools.parallel, each on its own goroutine.
 				ctx, cancel := r.begin(m)
 				go r.perform(m, ctx, cancel)
-			} else if !r.callInline(m) {
-				return
+			case !r.callInline(m):
+				return sandbox.Outcome{}, false
 			}
 		case msgSearch:
 			r.search(m)
@@ -273,16 +290,13 @@ func (r *hostRun) read(limit int) {
 			r.abandon(m.ID)
 		case msgOutcome:
 			if m.Outcome == nil {
-				r.ended <- r.failed(limit, errors.New("an outcome frame without an outcome"))
-				return
+				return r.failed(limit, errors.New("an outcome frame without an outcome")), true
 			}
 			out := m.Outcome.decode(r.ctx, r.hostErr)
 			out.Abandoned = r.abandoned()
-			r.ended <- out
-			return
+			return out, true
 		default:
-			r.ended <- r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type))
-			return
+			return r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type)), true
 		}
 	}
 }
@@ -411,7 +425,7 @@ func (r *hostRun) handOff(limit int) {
 		r.handoff.Reset(handOffAfter)
 	}
 	if take {
-		r.read(limit)
+		r.serve(limit, nil)
 	}
 }
 
