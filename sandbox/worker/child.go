@@ -162,7 +162,16 @@ func (w *child) ask(ctx context.Context, m *message) (sandbox.Output, error) {
 	m.ID = w.nextID
 	w.waiting[m.ID] = ch
 	w.mu.Unlock()
-	if err := w.c.send(m, true); err != nil {
+	// The frame waits while the other goroutines that can run do (this
+	// process has one processor): the calls of a tools.parallel then
+	// leave in one write, and the host, finding them read together,
+	// performs them at once rather than the first alone.
+	err := w.c.send(m, false)
+	if err == nil {
+		runtime.Gosched()
+		err = w.c.flush()
+	}
+	if err != nil {
 		return sandbox.Output{}, errHostGone
 	}
 	select {

@@ -36,6 +36,17 @@
 // call it no longer waits for; the worker ends with the outcome, whose error is flattened to a kind, a message and its cause
 // and rebuilt on the host as the same typed errors and sentinels (a
 // funnel's own error comes back as the very error the funnel returned).
+// Structured content a funnel hands over decoded (Output.Decoded) is
+// encoded to JSON on the host, once, since only bytes cross the pipe.
+//
+// Calls on the host. The goroutine that reads the worker's frames
+// performs a lone call itself, sparing a hand-over per call; if the
+// funnel has not returned within 0.5 ms another goroutine takes over the
+// reading, so that a funnel that ignores its context cannot hold the run
+// and the calls of a tools.parallel overlap. Call frames read together
+// (the worker sends a tools.parallel's in one write) run at once, each on
+// a goroutine of its own. The run's own goroutine never performs a call:
+// Run returns when the outcome arrives, whatever a funnel still does.
 //
 // Limits. In the worker, Go's memory limit is set just above the run's
 // MaxMemory, and gopher-lua's largest array index is lowered to

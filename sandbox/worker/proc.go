@@ -167,6 +167,14 @@ type hostRun struct {
 	calls    []string
 	crash    error // the funnel's panic
 
+	// The call the reading goroutine performs (its sequence number, 0 for
+	// none), and the one the hand-off timer, if armed, watches.
+	inline, inlineSeq, watched uint64
+	armed                      bool
+
+	ended   chan sandbox.Outcome // the reader's outcome, to run
+	handoff *time.Timer          // hands the reading over (callInline)
+
 	// What the worker printed so far, for an outcome that never arrives.
 	log      strings.Builder
 	lines    []string
@@ -192,7 +200,8 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	if limit <= 0 {
 		limit = sandbox.DefaultMaxMemory
 	}
-	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]inFlight{}, callErrs: map[int]error{}}
+	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]inFlight{}, callErrs: map[int]error{},
+		ended: make(chan sandbox.Outcome, 1)}
 	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
 		Code: req.Code, Tools: names(req.Tools), SearchSchema: req.SearchSchema,
 		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
@@ -213,11 +222,39 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	stopMemory := w.watchMemory(uint64(limit))
 	defer stopMemory()
 	defer r.abandonAll()
+	r.handoff = time.AfterFunc(time.Hour, func() { r.handOff(limit) })
+	r.handoff.Stop()
+	defer r.handoff.Stop()
+	// This goroutine reads the frames until the first call, which a
+	// goroutine of its own performs and reads on: this one may then
+	// leave a funnel that ignores its context.
+	if out, ended := r.read(limit, nil, true); ended {
+		return out
+	}
+	return <-r.ended
+}
 
-	for {
-		m, err := w.c.receive()
-		if err != nil {
-			return r.failed(limit, err)
+// serve reads the frames from m on, on a goroutine other than run's, and
+// hands run the outcome if the run ends while it reads.
+func (r *hostRun) serve(limit int, m *message) {
+	if out, ended := r.read(limit, m, false); ended {
+		r.ended <- out
+	}
+}
+
+// read serves the worker's frames, from m (a call frame read already) if
+// not nil, until the run ends (ended, with its outcome). It returns early,
+// not ended, once another goroutine reads: on run's own goroutine (own)
+// at the first call, elsewhere when the reading was handed over while
+// this goroutine waited for a funnel (callInline).
+func (r *hostRun) read(limit int, m *message, own bool) (out sandbox.Outcome, ended bool) {
+	w, req := r.w, r.req
+	for ; ; m = nil {
+		if m == nil {
+			var err error
+			if m, err = w.c.receive(); err != nil {
+				return r.failed(limit, err), true
+			}
 		}
 		switch m.Type {
 		case msgPrinted:
@@ -233,7 +270,18 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 				req.OnCall(m.Name)
 			}
 		case msgCall:
-			r.startCall(m)
+			switch {
+			case own:
+				go r.serve(limit, m)
+				return sandbox.Outcome{}, false
+			case w.c.buffered():
+				// More frames are here already: the calls of a
+				// tools.parallel, each on its own goroutine.
+				ctx, cancel := r.begin(m)
+				go r.perform(m, ctx, cancel)
+			case !r.callInline(m):
+				return sandbox.Outcome{}, false
+			}
 		case msgSearch:
 			r.search(m)
 		case msgSchema:
@@ -242,13 +290,13 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 			r.abandon(m.ID)
 		case msgOutcome:
 			if m.Outcome == nil {
-				return r.failed(limit, errors.New("an outcome frame without an outcome"))
+				return r.failed(limit, errors.New("an outcome frame without an outcome")), true
 			}
-			out := m.Outcome.decode(ctx, r.hostErr)
+			out := m.Outcome.decode(r.ctx, r.hostErr)
 			out.Abandoned = r.abandoned()
-			return out
+			return out, true
 		default:
-			return r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type))
+			return r.failed(limit, fmt.Errorf("a frame of type %q from the worker", m.Type)), true
 		}
 	}
 }
@@ -322,10 +370,68 @@ func (w *proc) watchMemory(limit uint64) func() {
 	return func() { close(done) }
 }
 
-// startCall performs a nested call on its own goroutine, so that the
-// calls of one tools.parallel run concurrently, with the budget's
-// watchdog stopped while any call is in flight.
-func (r *hostRun) startCall(m *message) {
+// handOffAfter is how long a call performed on the reading goroutine may
+// take before another goroutine takes over the reading: the delay added
+// to a further call of a tools.parallel whose frame arrived apart from
+// the first one's, and about the most (twice, at worst) a funnel that
+// ignores its context holds the run.
+const handOffAfter = 500 * time.Microsecond
+
+// callInline performs a call on the goroutine that read its frame,
+// sparing a goroutine's start and the wake-up of another thread per
+// call. If the funnel has not returned within handOffAfter, another
+// goroutine takes over the reading (handOff), so that the worker's next
+// frames (another call, an abandon, the outcome) are still served. The
+// timer is armed only when it is not already: resetting it per call
+// would wake the runtime's poller each time. It reports whether this
+// goroutine still reads.
+func (r *hostRun) callInline(m *message) bool {
+	ctx, cancel := r.begin(m)
+	r.mu.Lock()
+	r.inlineSeq++
+	r.inline = r.inlineSeq
+	arm := !r.armed
+	if arm {
+		r.armed, r.watched = true, r.inline
+	}
+	r.mu.Unlock()
+	if arm {
+		r.handoff.Reset(handOffAfter)
+	}
+	r.perform(m, ctx, cancel)
+	r.mu.Lock()
+	still := r.inline != 0
+	r.inline = 0
+	r.mu.Unlock()
+	return still
+}
+
+// handOff runs on the timer's goroutine: if the call it watched is still
+// out, this goroutine becomes the reader; if a later call is, it watches
+// that one for the full time.
+func (r *hostRun) handOff(limit int) {
+	r.mu.Lock()
+	take, watch := r.inline != 0 && r.inline == r.watched, r.inline != 0 && r.inline != r.watched
+	switch {
+	case take:
+		r.inline, r.armed = 0, false
+	case watch:
+		r.watched = r.inline
+	default:
+		r.armed = false
+	}
+	r.mu.Unlock()
+	if watch {
+		r.handoff.Reset(handOffAfter)
+	}
+	if take {
+		r.serve(limit, nil)
+	}
+}
+
+// begin registers a call as in flight, with the budget's watchdog stopped
+// while any call is.
+func (r *hostRun) begin(m *message) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.mu.Lock()
 	if len(r.inFlight) == 0 {
@@ -334,18 +440,21 @@ func (r *hostRun) startCall(m *message) {
 	}
 	r.inFlight[m.ID] = inFlight{name: m.Name, cancel: cancel}
 	r.mu.Unlock()
-	go func() {
-		defer cancel()
-		out, err := r.call(ctx, sandbox.Call{Name: m.Name, Args: m.Args})
-		r.mu.Lock()
-		delete(r.inFlight, m.ID)
-		if len(r.inFlight) == 0 {
-			r.waited += time.Since(r.waitFrom)
-			r.clock.resume()
-		}
-		r.mu.Unlock()
-		r.answer(m.ID, out, err)
-	}()
+	return ctx, cancel
+}
+
+// perform calls the funnel and sends the answer.
+func (r *hostRun) perform(m *message, ctx context.Context, cancel context.CancelFunc) {
+	defer cancel()
+	out, err := r.call(ctx, sandbox.Call{Name: m.Name, Args: m.Args})
+	r.mu.Lock()
+	delete(r.inFlight, m.ID)
+	if len(r.inFlight) == 0 {
+		r.waited += time.Since(r.waitFrom)
+		r.clock.resume()
+	}
+	r.mu.Unlock()
+	r.answer(m.ID, out, err)
 }
 
 // call is the funnel's call; a panic there ends the run as a crash, as it

@@ -482,6 +482,16 @@ func (c *conn) send(m *message, flush bool) error {
 	return nil
 }
 
+// flush writes what send left in the buffer.
+func (c *conn) flush() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.w.Flush()
+}
+
+// buffered reports whether bytes of a next frame have been read already.
+func (c *conn) buffered() bool { return c.r.Buffered() > 0 }
+
 func (c *conn) receive() (*message, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(c.r, head[:]); err != nil {

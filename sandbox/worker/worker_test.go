@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -467,5 +468,37 @@ return { keys = table.concat(keys, ","), name = r.owner.name, value = r }`
 		if out.Err == nil || !strings.Contains(out.Err.Error(), "t: tool output cannot be converted") {
 			t.Errorf("%s: got %v, want the call to fail naming the tool", mode, out.Err)
 		}
+	}
+}
+
+// The calls of one tools.parallel overlap in a worker as in-process,
+// although the host performs a lone call on the goroutine that read its
+// frame: each call here returns only once all three have reached the
+// funnel (ORCH-4 in a worker).
+func TestParallelCallsOverlap(t *testing.T) {
+	p := testPool(t, nil)
+	const n = 3
+	var mu sync.Mutex
+	arrived := 0
+	all := make(chan struct{})
+	req := request(`return tools.parallel(function() return tools.echo{ i = 1 } end,
+		function() return tools.echo{ i = 2 } end, function() return tools.echo{ i = 3 } end)`)
+	inner := req.Funnel
+	req.Funnel = sandbox.FunnelFunc(func(ctx context.Context, c sandbox.Call) (sandbox.Output, error) {
+		mu.Lock()
+		if arrived++; arrived == n {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+			return inner.Call(ctx, c)
+		case <-ctx.Done():
+			return sandbox.Output{}, context.Cause(ctx)
+		}
+	})
+	out := p.Run(context.Background(), req, &sandbox.Options{MaxNestedWait: 10 * time.Second})
+	if out.Err != nil || out.Result != `[{"i":1},{"i":2},{"i":3}]` {
+		t.Errorf("result %s, err %v", out.Result, out.Err)
 	}
 }
