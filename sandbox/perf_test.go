@@ -13,6 +13,8 @@ import (
 // name map and the parsed schemas belong to the Toolset, built once per
 // pool, not to the run.
 func TestRunCostIndependentOfPool(t *testing.T) {
+	defer SetPreparedStates(DefaultPreparedStates)
+	SetPreparedStates(0) // no refill goroutine in the count
 	allocs := func(n int) float64 {
 		run := coldRun(n)
 		return testing.AllocsPerRun(20, func() {
