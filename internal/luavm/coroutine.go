@@ -359,6 +359,18 @@ type frameLayout struct {
 	fn, parent, pc uintptr // callFrame.Fn, .Parent, .Pc
 }
 
+// fieldOffset is the offset of typ's field name, which must be of type
+// want; otherwise it calls bad, which does not return. gopher-lua keeps the
+// parts read this way unexported, so their layout is checked once, when
+// first needed.
+func fieldOffset(typ reflect.Type, name string, want reflect.Type, bad func()) uintptr {
+	f, ok := typ.FieldByName(name)
+	if !ok || f.Type != want {
+		bad()
+	}
+	return f.Offset
+}
+
 var frames = sync.OnceValue(func() frameLayout {
 	bad := func(what string) {
 		panic("lua: gopher-lua's call frames are not as canYield expects: " + what)
@@ -369,11 +381,7 @@ var frames = sync.OnceValue(func() frameLayout {
 	}
 	frame := cur.Type.Elem()
 	field := func(name string, want reflect.Type) uintptr {
-		f, ok := frame.FieldByName(name)
-		if !ok || f.Type != want {
-			bad("callFrame." + name)
-		}
-		return f.Offset
+		return fieldOffset(frame, name, want, func() { bad("callFrame." + name) })
 	}
 	return frameLayout{
 		current: cur.Offset,

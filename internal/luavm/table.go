@@ -23,11 +23,9 @@ type tableLayout struct {
 var tables = sync.OnceValue(func() tableLayout {
 	typ := reflect.TypeFor[glua.LTable]()
 	field := func(name string, want reflect.Type) uintptr {
-		f, ok := typ.FieldByName(name)
-		if !ok || f.Type != want {
+		return fieldOffset(typ, name, want, func() {
 			panic("lua: gopher-lua's tables are not as the converters expect: LTable." + name)
-		}
-		return f.Offset
+		})
 	}
 	return tableLayout{
 		strdict: field("strdict", reflect.TypeFor[map[string]glua.LValue]()),
