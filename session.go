@@ -76,17 +76,18 @@ type state struct {
 }
 
 // newState assembles tools under settings, with exempt the host's names
-// that are never deferred. prev is the index of the state it replaces (nil
-// for the first): its servers whose tools did not change are reused, so a
-// server connecting costs that server's indexing, never a script's budget.
-func newState(tools []pool.Tool, settings Settings, exempt []string, prev *search.Index) (*state, error) {
+// that are never deferred. prev is the state it replaces (nil for the
+// first): its index's servers and its reachable tools that did not change
+// are reused, so a server connecting costs that server's indexing and
+// preparing, never a script's budget.
+func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state) (*state, error) {
 	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions(exempt))
 	if err != nil {
 		return nil, err
 	}
-	index := search.NewIndex(nil)
+	index, reachable := search.NewIndex(nil), (*sandbox.Toolset)(nil)
 	if prev != nil {
-		index = prev
+		index, reachable = prev.index, prev.reach
 	}
 	st := &state{
 		tools:    tools,
@@ -99,7 +100,7 @@ func newState(tools []pool.Tool, settings Settings, exempt []string, prev *searc
 	for i, t := range asm.Pool {
 		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
-	st.reach = sandbox.NewToolset(reach)
+	st.reach = reachable.Update(reach)
 	return st, nil
 }
 
@@ -160,7 +161,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 // parallel) the registry is left as it was and the error says why.
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings, s.exempt, st.index)
+		return newState(slices.Clone(tools), st.settings, s.exempt, st)
 	})
 }
 
@@ -170,7 +171,7 @@ func (s *Session) SetTools(tools []Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone(), s.exempt, st.index)
+		return newState(st.tools, settings.clone(), s.exempt, st)
 	})
 }
 
@@ -180,7 +181,7 @@ func (s *Session) SetSettings(settings Settings) error {
 // both are left as they were and the error says why.
 func (s *Session) Update(tools []Tool, settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), settings.clone(), s.exempt, st.index)
+		return newState(slices.Clone(tools), settings.clone(), s.exempt, st)
 	})
 }
 

@@ -159,3 +159,26 @@ func TestPreparedStates(t *testing.T) {
 		}
 	}
 }
+
+// A set updated for a new pool keeps the entries (and parsed schemas) of
+// the tools that did not change and prepares the others afresh; the old
+// set is left as it was.
+func TestToolsetUpdateReusesUnchangedTools(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"tags":{"type":"array"}}}`)
+	ts := NewToolset([]Tool{{Name: "kept", InputSchema: schema}, {Name: "changed", InputSchema: schema}})
+	kept, changed := ts.lookup("kept"), ts.lookup("changed")
+	next := ts.Update([]Tool{
+		{Name: "kept", InputSchema: []byte(string(schema))},
+		{Name: "changed", InputSchema: []byte(`{"type":"object"}`)},
+		{Name: "new"},
+	})
+	if next.lookup("kept") != kept {
+		t.Error("an unchanged tool was prepared again")
+	}
+	if got := next.lookup("changed"); got == changed || string(got.tool.InputSchema) != `{"type":"object"}` {
+		t.Error("a tool whose schema changed kept its old entry")
+	}
+	if next.lookup("new") == nil || ts.lookup("new") != nil {
+		t.Error("the new tool is not in the updated set only")
+	}
+}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/execlua/execlua/internal/luavm"
@@ -21,12 +22,23 @@ type toolEntry struct {
 }
 
 // NewToolset prepares tools for runs; a repeated name keeps its last tool.
-func NewToolset(tools []Tool) *Toolset {
-	ts := &Toolset{tools: tools, byName: make(map[string]*toolEntry, len(tools))}
+func NewToolset(tools []Tool) *Toolset { return (*Toolset)(nil).Update(tools) }
+
+// Update returns a set prepared for tools that reuses ts's entry of every
+// tool whose name and input schema did not change, with its schema parsed
+// already when a run has called it: a pool reassembled when one server
+// connects prepares only that server's tools again. ts is left as it was
+// (runs may be using it); a nil ts prepares every tool.
+func (ts *Toolset) Update(tools []Tool) *Toolset {
+	next := &Toolset{tools: tools, byName: make(map[string]*toolEntry, len(tools))}
 	for _, t := range tools {
-		ts.byName[t.Name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return t.InputSchema })}
+		if old := ts.lookup(t.Name); old != nil && bytes.Equal(old.tool.InputSchema, t.InputSchema) {
+			next.byName[t.Name] = old
+			continue
+		}
+		next.byName[t.Name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return t.InputSchema })}
 	}
-	return ts
+	return next
 }
 
 // NewLazyToolset prepares a set known by its names, whose input schemas
