@@ -92,13 +92,20 @@ func (g *memoryGuard) check() {
 type watchedContext struct {
 	context.Context
 	r *run
+	// done is the context's Done channel, read once: gopher-lua asks for
+	// it at every instruction.
+	done <-chan struct{}
+}
+
+func newWatchedContext(r *run) *watchedContext {
+	return &watchedContext{Context: r.budget, r: r, done: r.budget.Done()}
 }
 
 func (c *watchedContext) Done() <-chan struct{} {
 	if c.r.memory.requested.Load() {
 		c.r.measure()
 	}
-	return c.Context.Done()
+	return c.done
 }
 
 // measure walks what the script holds and stops the run when that is over

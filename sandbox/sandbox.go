@@ -338,7 +338,7 @@ func (r *run) execute() (out Outcome) {
 	})
 	// The context goes on before any coroutine exists: gopher-lua gives
 	// each new thread a child of its creator's context.
-	watched := &watchedContext{Context: r.budget, r: r}
+	watched := newWatchedContext(r)
 	r.st.L.SetContext(watched)
 	r.script = script
 	fn, args := r.st.Load(script)
