@@ -452,3 +452,17 @@ func TestReportWaitsForStderr(t *testing.T) {
 		t.Errorf("report: %v", r)
 	}
 }
+
+// A result that arrives with its structured content as a value only (no
+// transport kept bytes of it) is encoded once, for hooks and recordings,
+// and handed over decoded, so the script's table is built from the value.
+func TestValueOnlyStructuredContent(t *testing.T) {
+	value := map[string]any{"n": 1, "tags": []any{}}
+	out, err := output("t", &mcp.CallToolResult{StructuredContent: value})
+	if err != nil || string(out.Structured) != `{"n":1,"tags":[]}` || !cmp.Equal(out.Decoded, any(value)) {
+		t.Errorf("output = %+v, %v; want the value encoded once and handed over as it is", out, err)
+	}
+	if _, err := output("t", &mcp.CallToolResult{StructuredContent: func() {}}); err == nil || !strings.Contains(err.Error(), "cannot be encoded") {
+		t.Errorf("a value JSON cannot encode: %v", err)
+	}
+}
