@@ -63,7 +63,9 @@ type HookCommand struct {
 // Env values, Cwd, URL and Headers are expanded when the server is started
 // (see [ServerConfig.Expand]).
 type ServerConfig struct {
-	// Type is "stdio" (the default when Command is set), "http" or "sse".
+	// Type is "stdio", "http" or "sse". Left out, it is "stdio", or
+	// "http" for an entry with a URL and no command (the way many clients'
+	// configuration files write a remote server).
 	Type    string            `json:"type,omitempty"`
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
@@ -77,10 +79,13 @@ type ServerConfig struct {
 
 // Transport is the resolved transport: "stdio", "http" or "sse".
 func (c ServerConfig) Transport() string {
-	if c.Type == "" {
-		return "stdio"
+	switch {
+	case c.Type != "":
+		return c.Type
+	case c.Command == "" && c.URL != "":
+		return "http"
 	}
-	return c.Type
+	return "stdio"
 }
 
 // Check reports a server entry that cannot be started as written.
@@ -92,7 +97,7 @@ func (c ServerConfig) Check() error {
 		}
 	case "http", "sse", "streamable-http":
 		if c.URL == "" {
-			return fmt.Errorf(`an %s server needs a "url"`, c.Type)
+			return fmt.Errorf(`an %s server needs a "url"`, c.Transport())
 		}
 	default:
 		return fmt.Errorf(`unknown server type %q: expected "stdio", "http" or "sse"`, c.Type)
@@ -165,13 +170,84 @@ func decode(path string, data []byte, v any) error {
 		return &FileError{Path: path, Line: line, Column: col, Err: fmt.Errorf("%w: %s", ErrSyntax, syntax.Error())}
 	case errors.As(err, &typ):
 		line, col := position(data, typ.Offset)
-		what := typ.Field
+		what := valuePath(data, typ.Offset)
 		if what == "" {
 			what = "the file"
 		}
 		return &FileError{Path: path, Line: line, Column: col, Err: fmt.Errorf("%w: %s must be %s, not a JSON %s", ErrSyntax, what, expected(typ.Type.String()), typ.Value)}
 	}
 	return &FileError{Path: path, Err: fmt.Errorf("%w: %v", ErrSyntax, err)}
+}
+
+// valuePath is the path (mcpServers.x.args[0]) of the value whose token
+// ends at offset, where encoding/json reports a value of the wrong type:
+// its own path leaves out map keys and array indexes ("mcpServers.args"),
+// which would not say which server's entry is wrong. "" for the whole
+// document.
+func valuePath(data []byte, offset int64) string {
+	var stack []pathLevel
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		top := len(stack) - 1
+		switch {
+		case tok == json.Delim('}') || tok == json.Delim(']'):
+			stack = stack[:top]
+			if top > 0 {
+				stack[top-1].valueRead()
+			}
+			continue
+		case top >= 0 && stack[top].onKey:
+			stack[top].key, stack[top].onKey = tok.(string), false
+			continue
+		case dec.InputOffset() >= offset:
+			return pathString(stack)
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, pathLevel{object: true, onKey: true})
+		case json.Delim('['):
+			stack = append(stack, pathLevel{})
+		default:
+			if top >= 0 {
+				stack[top].valueRead()
+			}
+		}
+	}
+}
+
+// pathLevel is one open object or array on the way to a value.
+type pathLevel struct {
+	object bool
+	key    string // in an object: the member being read
+	index  int    // in an array: the element being read
+	onKey  bool   // in an object: the next token is a key
+}
+
+func (l *pathLevel) valueRead() {
+	if l.object {
+		l.onKey = true
+	} else {
+		l.index++
+	}
+}
+
+func pathString(stack []pathLevel) string {
+	var b strings.Builder
+	for _, l := range stack {
+		if !l.object {
+			fmt.Fprintf(&b, "[%d]", l.index)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(l.key)
+	}
+	return b.String()
 }
 
 // expected names a Go type the way a settings file's author reads it.

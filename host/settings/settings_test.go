@@ -126,6 +126,15 @@ func TestInvalidFiles(t *testing.T) {
 		{"{\n  \"enableExec\": tru\n}", 2, 20, "invalid character '\\n' in literal true"},
 		{"{\n  \"permissions\": {\"allow\": \"Bash\"}\n}", 2, 34, "permissions.allow must be an array, not a JSON string"},
 		{`{"mcpServers": {"x": {"type": "http"}}}`, 0, 0, `mcpServers.x: an http server needs a "url"`},
+		{`{"mcpServers": {"x": {}}}`, 0, 0, `mcpServers.x: a stdio server needs a "command"`},
+		// A value of the wrong type is named by its whole path, map keys
+		// and array indexes included.
+		{`{"mcpServers": {"a": {"command": "ok"}, "x": {"command": 5}}}`, 1, 59, "mcpServers.x.command must be a string, not a JSON number"},
+		{`{"mcpServers": {"x": {"command": "c", "args": ["a", 1]}}}`, 1, 54, "mcpServers.x.args[1] must be a string, not a JSON number"},
+		{`{"mcpServers": {"x": {"command": "c", "env": {"A": true}}}}`, 1, 56, "mcpServers.x.env.A must be a string, not a JSON bool"},
+		{`{"mcpServers": {"x": {"command": ["c"]}}}`, 1, 35, "mcpServers.x.command must be a string, not a JSON array"},
+		{`{"mcpServers": {"x": 7}}`, 1, 23, "mcpServers.x must be an object, not a JSON number"},
+		{`[1]`, 1, 2, "the file must be an object, not a JSON array"},
 	} {
 		_, err := Parse("s.json", []byte(tc.content))
 		var fe *FileError
@@ -355,4 +364,23 @@ func TestWatchMissingDirectory(t *testing.T) {
 	}
 	write(t, p.User, `{"nonDeferredTools": ["V"]}`)
 	until("the file created again", has)
+}
+
+// An entry with a URL and no command or type is a remote server spoken to
+// over streamable HTTP, as other clients' configuration files write it; a
+// command without a type is a stdio server, and a type always wins.
+func TestServerTransport(t *testing.T) {
+	f, err := Parse(".mcp.json", []byte(`{"mcpServers": {
+		"remote": {"url": "https://mcp.example.com/mcp"},
+		"local": {"command": "srv"},
+		"both": {"command": "srv", "url": "https://x"},
+		"events": {"type": "sse", "url": "https://x/sse"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"remote": "http", "local": "stdio", "both": "stdio", "events": "sse"} {
+		if got := f.MCPServers[name].Transport(); got != want {
+			t.Errorf("%s: transport %q, want %q", name, got, want)
+		}
+	}
 }
