@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,5 +32,66 @@ func TestParseJSONAgreesWithEncodingJSON(t *testing.T) {
 				t.Errorf("%q (-encoding/json +Parse):\n%s", in, diff)
 			}
 		}
+	}
+}
+
+// A Reader steps through a document value by value: keys from Next,
+// scalars whole from Value, containers opened by Value and closed by Next.
+func TestReaderSteps(t *testing.T) {
+	var r Reader
+	r.Reset(` {"a": [1, "x", true, null], "b": {}} `)
+	var got []string
+	var walk func() error
+	walk = func() error {
+		kind, err := r.Value()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case Object, Array:
+			got = append(got, string(rune(kind))+"{")
+			for {
+				more, err := r.Next()
+				if err != nil || !more {
+					got = append(got, "}")
+					return err
+				}
+				if kind == Object {
+					got = append(got, "key "+r.Key)
+				}
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+		case String, Number:
+			got = append(got, string(rune(kind))+" "+r.Str)
+		case Bool:
+			got = append(got, string(rune(kind))+" "+strconv.FormatBool(r.Bool))
+		default:
+			got = append(got, string(rune(kind)))
+		}
+		return nil
+	}
+	if err := walk(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.End(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"o{", "key a", "a{", "n 1", "s x", "b true", "z", "}", "key b", "o{", "}", "}"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("steps (-want +got):\n%s", diff)
+	}
+	r.Reset(`[1] x`)
+	if _, err := r.Value(); err != nil {
+		t.Fatal(err)
+	}
+	if more, err := r.Next(); !more || err != nil {
+		t.Fatalf("Next = %v, %v", more, err)
+	}
+	r.Value()
+	r.Next()
+	if err := r.End(); err == nil || err.Error() != "invalid JSON at offset 4: unexpected data after the top-level value" {
+		t.Errorf("End = %v", err)
 	}
 }

@@ -116,3 +116,31 @@ func TestFromGoRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A repeated key's last value wins and keeps the key's first place, also
+// when a null took the field out in between; pairs sees each field once.
+func TestFromJSONRepeatedKeys(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	for in, want := range map[string]string{
+		`{"a":1,"b":2,"a":3}`:                   "a()b()",
+		`{"a":1,"b":2,"a":null,"c":4,"a":5}`:    "a()b()c()",
+		`{"a":null,"b":{"x":1,"x":null},"c":1}`: "b()c()",
+		`{"a":1,"a":null}`:                      "",
+	} {
+		v, err := FromJSON(s.L, []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pairsOrder(v); got != want {
+			t.Errorf("%s: pairs walks %s, want %s", in, got, want)
+		}
+		var ref any
+		if err := json.Unmarshal([]byte(in), &ref); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := renderJSON(s, v), renderJSON(s, fromGo(s.L, ref)); got != want {
+			t.Errorf("%s: FromJSON gives %s, FromGo %s", in, got, want)
+		}
+	}
+}

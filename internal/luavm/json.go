@@ -16,52 +16,108 @@ import (
 // new tables, null becomes nil in an object (the field is absent) and
 // tools.null in an array (so # and ipairs see every element). An empty
 // array or object is remembered as such, so that it is encoded back as it
-// came whatever a schema says (the round trip). Reading the JSON is jsontext's, the project's one parser, whose tree
-// sizes each table before it is filled; a tool's output is decoded on
-// every nested call. Nothing of Go reaches the script.
+// came whatever a schema says (the round trip). Reading the JSON is
+// jsontext's, the project's one reader, and the tables are built as it
+// reads, with no tree in between: a tool's output is decoded on every
+// nested call. A container's members collect on a stack until it ends, so
+// that each table is made once at its size. Nothing of Go reaches the
+// script.
 func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
-	v, err := jsontext.Parse(string(raw))
+	b := newBuilder(L)
+	d := &decoder{}
+	if b.s != nil {
+		// One at a time per state: decoding calls no Lua.
+		d = &b.s.decoder
+	}
+	defer d.release()
+	d.r.Reset(string(raw))
+	v, err := d.value(b)
+	if err == nil {
+		err = d.r.End()
+	}
+	if err == nil {
+		// Only a document that is JSON throughout is refused for a number.
+		err = d.numErr
+	}
 	if err != nil {
 		return glua.LNil, fmt.Errorf("tool output is not valid JSON: %w", err)
 	}
-	return newBuilder(L).fromValue(v)
+	return v, nil
 }
 
-func (b builder) fromValue(v *jsontext.Value) (glua.LValue, error) {
-	switch v.Kind {
-	case 'o':
-		t := b.object(len(v.Members))
-		for _, m := range v.Members {
-			item, err := b.fromValue(m.Value)
+// decoder is FromJSON's reader and its stack of the members read of the
+// containers open, innermost last; a state keeps one from call to call.
+type decoder struct {
+	r       jsontext.Reader
+	members []decoded
+	// numErr is the first number too large for a float64.
+	numErr error
+}
+
+type decoded struct {
+	key   string
+	value glua.LValue
+}
+
+// release lets go of the values decoded, keeping modest scratch.
+func (d *decoder) release() {
+	d.members = jsontext.Recycle(d.members)
+	d.r.Reset("")
+	d.numErr = nil
+}
+
+func (d *decoder) value(b builder) (glua.LValue, error) {
+	kind, err := d.r.Value()
+	if err != nil {
+		return glua.LNil, err
+	}
+	switch kind {
+	case jsontext.Object, jsontext.Array:
+		mark := len(d.members)
+		for {
+			more, err := d.r.Next()
 			if err != nil {
 				return glua.LNil, err
 			}
-			b.setMember(t, m.Key, item)
-		}
-		return t, nil
-	case 'a':
-		t := b.array(len(v.Members))
-		for i, m := range v.Members {
-			item, err := b.fromValue(m.Value)
+			if !more {
+				break
+			}
+			key := d.r.Key
+			item, err := d.value(b)
 			if err != nil {
 				return glua.LNil, err
 			}
-			b.setElement(t, i, item)
+			d.members = append(d.members, decoded{key, item})
 		}
+		members := d.members[mark:]
+		var t *glua.LTable
+		if kind == jsontext.Object {
+			t = b.object(len(members))
+			for _, m := range members {
+				b.setMember(t, m.key, m.value)
+			}
+		} else {
+			t = b.array(len(members))
+			for i, m := range members {
+				b.setElement(t, i, m.value)
+			}
+		}
+		d.members = d.members[:mark]
 		return t, nil
-	case 's':
-		return b.str(v.Str), nil
-	case 'n':
-		if f, ok := smallInteger(v.Str); ok {
+	case jsontext.String:
+		return b.str(d.r.Str), nil
+	case jsontext.Number:
+		text := d.r.Str
+		if f, ok := smallInteger(text); ok {
 			return number(f), nil
 		}
-		f, err := strconv.ParseFloat(v.Str, 64)
-		if err != nil {
-			return glua.LNil, fmt.Errorf("tool output is not valid JSON: number %s does not fit a float64", v.Str)
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil && d.numErr == nil {
+			d.numErr = fmt.Errorf("number %s does not fit a float64", text)
 		}
 		return number(f), nil
-	case 'b':
-		return glua.LBool(v.Bool), nil
+	case jsontext.Bool:
+		return glua.LBool(d.r.Bool), nil
 	}
 	return glua.LNil, nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/google/go-cmp/cmp"
 	glua "github.com/yuin/gopher-lua"
 )
@@ -274,11 +275,12 @@ func dropNullFields(v any) any {
 	return v
 }
 
-// FuzzFromJSON: FromJSON accepts exactly what encoding/json accepts, builds
+// FuzzFromJSON: FromJSON accepts exactly what encoding/json accepts (and
+// refuses it as jsontext.Parse does, at the same offset), builds
 // the same value as FromGo does from encoding/json's decoding, and what it
 // builds renders back as the same JSON (class 8).
 func FuzzFromJSON(f *testing.F) {
-	for _, seed := range []string{`{"a":[1,null,{"b":"\u00e9\n"}],"c":-1.5e3,"d":null,"e":[[],{}]}`, `[]`, `"x"`, `{"a":}`, `[1,]`, `01`, `"\ud83d\ude00"`, `1e400`, ` {"k" : true } `} {
+	for _, seed := range []string{`{"a":[1,null,{"b":"\u00e9\n"}],"c":-1.5e3,"d":null,"e":[[],{}]}`, `[]`, `"x"`, `{"a":}`, `[1,]`, `01`, `"\ud83d\ude00"`, `1e400`, ` {"k" : true } `, `{"a":1,"b":null,"a":[{}]}`, `[1 2]`, `{"a" 1}`, "\"\xff\""} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -291,6 +293,13 @@ func FuzzFromJSON(f *testing.F) {
 			t.Fatalf("%q: FromJSON err %v, encoding/json err %v", data, err, refErr)
 		}
 		if err != nil {
+			// The same refusal as the tree jsontext.Parse reads, which
+			// takes in a number too large for a float64 as text.
+			_, perr := jsontext.Parse(string(data))
+			if perr == nil && !strings.Contains(err.Error(), "does not fit a float64") ||
+				perr != nil && err.Error() != "tool output is not valid JSON: "+perr.Error() {
+				t.Fatalf("%q: FromJSON err %v, jsontext.Parse err %v", data, err, perr)
+			}
 			return
 		}
 		// Compared as encoding/json reads both, which folds the order of

@@ -85,6 +85,8 @@ type State struct {
 	empty *weakMap[bool]
 	// args encodes tool arguments (ToJSON), one walk at a time.
 	args encoder
+	// decoder decodes tool output (FromJSON), one document at a time.
+	decoder decoder
 	// keys are the object keys of converted tool output, boxed once.
 	keys       keyBoxes
 	coroutines int

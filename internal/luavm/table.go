@@ -78,11 +78,21 @@ func setField(t *glua.LTable, key string, boxed, v glua.LValue) {
 		delete(*parts.strdict, key)
 		return
 	}
+	n := len(*parts.strdict)
 	(*parts.strdict)[key] = v
-	if _, ok := (*parts.k2i)[boxed]; !ok {
-		(*parts.k2i)[boxed] = len(*parts.keys)
-		*parts.keys = append(*parts.keys, boxed)
+	if len(*parts.strdict) == n {
+		return // set again: it has its place
 	}
+	// The key list holds the keys set, including any removed since: when
+	// it holds no more than the fields there were, this key is new to it
+	// and the look-up in k2i is saved.
+	if len(*parts.keys) > n {
+		if _, ok := (*parts.k2i)[boxed]; ok {
+			return
+		}
+	}
+	(*parts.k2i)[boxed] = len(*parts.keys)
+	*parts.keys = append(*parts.keys, boxed)
 }
 
 // keyBoxes hands out each object key of tool output boxed as a Lua value
