@@ -91,7 +91,7 @@ func start(path string, args, env []string) (*proc, error) {
 		w.waitErr = w.cmd.Wait()
 		close(w.exited)
 	}()
-	w.c = newConn(outR, inW)
+	w.c = newConn(newRawPipe(outR), newRawPipe(inW))
 
 	timer := time.AfterFunc(startTimeout, func() { w.kill(killEnd) })
 	hello, err := w.c.receive()
