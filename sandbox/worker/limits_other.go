@@ -22,3 +22,5 @@ func killedByLimit(*os.ProcessState, time.Duration) error { return nil }
 func stdio() (io.Reader, io.Writer) { return os.Stdin, os.Stdout }
 
 func newRawPipe(f *os.File) io.ReadWriter { return f }
+
+func newTicker(d time.Duration) ticker { return newGoTicker(d) }

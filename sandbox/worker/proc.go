@@ -30,8 +30,14 @@ func (e *WorkerError) Unwrap() error { return sandbox.ErrCrashed }
 // startTimeout bounds how long a worker may take to say hello.
 const startTimeout = 10 * time.Second
 
-// memoryPoll is how often the host reads a running worker's resident set.
-const memoryPoll = 2 * time.Millisecond
+// tick is the period of a run's clock on the host (hostRun.watch): a call
+// performed on the reading goroutine that is still out at two ticks in a
+// row gets the reading handed over (so after 1-2 ms), and every
+// memoryEvery ticks the host reads the worker's resident set.
+const (
+	tick        = time.Millisecond
+	memoryEvery = 2
+)
 
 // Why the host killed a worker.
 const (
@@ -168,12 +174,10 @@ type hostRun struct {
 	crash    error // the funnel's panic
 
 	// The call the reading goroutine performs (its sequence number, 0 for
-	// none), and the one the hand-off timer, if armed, watches.
+	// none), and the one that was out at the clock's last tick.
 	inline, inlineSeq, watched uint64
-	armed                      bool
 
-	ended   chan sandbox.Outcome // the reader's outcome, to run
-	handoff *time.Timer          // hands the reading over (callInline)
+	ended chan sandbox.Outcome // the reader's outcome, to run
 
 	// What the worker printed so far, for an outcome that never arrives.
 	log      strings.Builder
@@ -219,12 +223,9 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 		killLate.Reset(grace)
 	})
 	defer stopCancel()
-	stopMemory := w.watchMemory(uint64(limit))
-	defer stopMemory()
+	stopClock := r.watch(limit)
+	defer stopClock()
 	defer r.abandonAll()
-	r.handoff = time.AfterFunc(time.Hour, func() { r.handOff(limit) })
-	r.handoff.Stop()
-	defer r.handoff.Stop()
 	// This goroutine reads the frames until the first call, which a
 	// goroutine of its own performs and reads on: this one may then
 	// leave a funnel that ignores its context.
@@ -344,60 +345,40 @@ func outOfMemory(st *os.ProcessState, stderr string) bool {
 	return st.ExitCode() == 2 && (strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory"))
 }
 
-// watchMemory kills the worker once its resident memory grows past limit
-// plus the headroom; it returns the function that stops watching.
-func (w *proc) watchMemory(limit uint64) func() {
-	if w.base == 0 { // resident memory cannot be read here (read at start)
-		return func() {}
-	}
-	threshold := w.base + raceMemoryFactor*(limit+killHeadroom)
-	done := make(chan struct{})
+// watch runs the run's clock on the host until the function it returns
+// is called: each tick hands the reading over from a call performed inline
+// that was already out at the previous tick (callInline), and every
+// memoryEvery ticks the worker is killed if its resident memory grew past
+// the limit plus the headroom (unless that cannot be read here).
+func (r *hostRun) watch(limit int) (stop func()) {
+	w := r.w
+	threshold := w.base + raceMemoryFactor*(uint64(limit)+killHeadroom)
+	t := newTicker(tick)
 	go func() {
-		tick := time.NewTicker(memoryPoll)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
+		for n := 1; t.wait(); n++ {
+			r.tick(limit)
+			if w.base != 0 && n%memoryEvery == 0 && w.killed.Load() == killNone {
 				if rss, err := residentMemory(w.pid); err == nil && rss > threshold {
 					w.kill(killMemory)
-					return
 				}
 			}
 		}
 	}()
-	return func() { close(done) }
+	return t.stop
 }
-
-// handOffAfter is how long a call performed on the reading goroutine may
-// take before another goroutine takes over the reading: the delay added
-// to a further call of a tools.parallel whose frame arrived apart from
-// the first one's, and about the most (twice, at worst) a funnel that
-// ignores its context holds the run.
-const handOffAfter = 500 * time.Microsecond
 
 // callInline performs a call on the goroutine that read its frame,
 // sparing a goroutine's start and the wake-up of another thread per
-// call. If the funnel has not returned within handOffAfter, another
-// goroutine takes over the reading (handOff), so that the worker's next
-// frames (another call, an abandon, the outcome) are still served. The
-// timer is armed only when it is not already: resetting it per call
-// would wake the runtime's poller each time. It reports whether this
-// goroutine still reads.
+// call. If the funnel is still out at two ticks of the run's clock in a
+// row (tick), another goroutine takes over the reading, so that the
+// worker's next frames (another call, an abandon, the outcome) are still
+// served. It reports whether this goroutine still reads.
 func (r *hostRun) callInline(m *message) bool {
 	ctx, cancel := r.begin(m)
 	r.mu.Lock()
 	r.inlineSeq++
 	r.inline = r.inlineSeq
-	arm := !r.armed
-	if arm {
-		r.armed, r.watched = true, r.inline
-	}
 	r.mu.Unlock()
-	if arm {
-		r.handoff.Reset(handOffAfter)
-	}
 	r.perform(m, ctx, cancel)
 	r.mu.Lock()
 	still := r.inline != 0
@@ -406,26 +387,18 @@ func (r *hostRun) callInline(m *message) bool {
 	return still
 }
 
-// handOff runs on the timer's goroutine: if the call it watched is still
-// out, this goroutine becomes the reader; if a later call is, it watches
-// that one for the full time.
-func (r *hostRun) handOff(limit int) {
+// tick hands the reading over to a new goroutine if the call performed
+// inline now was out at the previous tick as well.
+func (r *hostRun) tick(limit int) {
 	r.mu.Lock()
-	take, watch := r.inline != 0 && r.inline == r.watched, r.inline != 0 && r.inline != r.watched
-	switch {
-	case take:
-		r.inline, r.armed = 0, false
-	case watch:
-		r.watched = r.inline
-	default:
-		r.armed = false
-	}
-	r.mu.Unlock()
-	if watch {
-		r.handoff.Reset(handOffAfter)
-	}
+	take := r.inline != 0 && r.inline == r.watched
 	if take {
-		r.serve(limit, nil)
+		r.inline = 0
+	}
+	r.watched = r.inline
+	r.mu.Unlock()
+	if take {
+		go r.serve(limit, nil)
 	}
 }
 
