@@ -30,12 +30,12 @@ func (e *WorkerError) Unwrap() error { return sandbox.ErrCrashed }
 // startTimeout bounds how long a worker may take to say hello.
 const startTimeout = 10 * time.Second
 
-// tick is the period of a run's clock on the host (hostRun.watch): a call
-// performed on the reading goroutine that is still out at two ticks in a
-// row gets the reading handed over (so after 1-2 ms), and every
-// memoryEvery ticks the host reads the worker's resident set.
+// clockTick is the period of a run's clock on the host (hostRun.watch):
+// a call performed on the reading goroutine that is still out at two
+// ticks in a row gets the reading handed over (so after 1-2 ms), and
+// every memoryEvery ticks the host reads the worker's resident set.
 const (
-	tick        = time.Millisecond
+	clockTick   = time.Millisecond
 	memoryEvery = 2
 )
 
@@ -353,7 +353,7 @@ func outOfMemory(st *os.ProcessState, stderr string) bool {
 func (r *hostRun) watch(limit int) (stop func()) {
 	w := r.w
 	threshold := w.base + raceMemoryFactor*(uint64(limit)+killHeadroom)
-	t := newTicker(tick)
+	t := newTicker(clockTick)
 	go func() {
 		for n := 1; t.wait(); n++ {
 			r.tick(limit)
@@ -370,7 +370,7 @@ func (r *hostRun) watch(limit int) (stop func()) {
 // callInline performs a call on the goroutine that read its frame,
 // sparing a goroutine's start and the wake-up of another thread per
 // call. If the funnel is still out at two ticks of the run's clock in a
-// row (tick), another goroutine takes over the reading, so that the
+// row (clockTick), another goroutine takes over the reading, so that the
 // worker's next frames (another call, an abandon, the outcome) are still
 // served. It reports whether this goroutine still reads.
 func (r *hostRun) callInline(m *message) bool {
