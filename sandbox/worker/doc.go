@@ -44,14 +44,14 @@
 // from adding to it. The pipes are read and written with raw system calls
 // and waited on in Go's poller (os.File's own reads and writes wake the
 // runtime's monitor thread of a process that was idle, as each side is
-// before each frame), and the host's clock of a run (the hand-over
-// and the memory watch, below) is a kernel timer (timerfd) in the poller
-// rather than one of Go's timers (while one of those is pending, each
-// wait of the poller arms and cancels a kernel timer).
+// before each frame), and the host's one clock of the runs in flight (the
+// hand-over and the memory watch, below) is a kernel timer (timerfd) in
+// the poller rather than one of Go's timers (while one of those is
+// pending, each wait of the poller arms and cancels a kernel timer).
 //
 // Calls on the host. The goroutine that reads the worker's frames
 // performs a lone call itself, sparing a hand-over per call; if the
-// funnel has not returned within 1-2 ms (two ticks of the run's clock)
+// funnel has not returned within 1-2 ms (two ticks of the host's clock)
 // another goroutine takes over the reading, so that a funnel that
 // ignores its context cannot hold the run and the calls of a
 // tools.parallel overlap. Call frames read together (the worker sends a

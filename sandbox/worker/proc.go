@@ -30,15 +30,6 @@ func (e *WorkerError) Unwrap() error { return sandbox.ErrCrashed }
 // startTimeout bounds how long a worker may take to say hello.
 const startTimeout = 10 * time.Second
 
-// clockTick is the period of a run's clock on the host (hostRun.watch):
-// a call performed on the reading goroutine that is still out at two
-// ticks in a row gets the reading handed over (so after 1-2 ms), and
-// every memoryEvery ticks the host reads the worker's resident set.
-const (
-	clockTick   = time.Millisecond
-	memoryEvery = 2
-)
-
 // Why the host killed a worker.
 const (
 	killNone int32 = iota
@@ -176,6 +167,8 @@ type hostRun struct {
 	// The call the reading goroutine performs (its sequence number, 0 for
 	// none), and the one that was out at the clock's last tick.
 	inline, inlineSeq, watched uint64
+	limit                      int    // the run's MaxMemory, for the clock
+	threshold                  uint64 // the resident memory it kills at
 
 	ended chan sandbox.Outcome // the reader's outcome, to run
 
@@ -345,32 +338,23 @@ func outOfMemory(st *os.ProcessState, stderr string) bool {
 	return st.ExitCode() == 2 && (strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory"))
 }
 
-// watch runs the run's clock on the host until the function it returns
-// is called: each tick hands the reading over from a call performed inline
-// that was already out at the previous tick (callInline), and every
-// memoryEvery ticks the worker is killed if its resident memory grew past
-// the limit plus the headroom (unless that cannot be read here).
+// watch has the host's clock look after the run until the function it
+// returns is called: each tick hands the reading over from a call
+// performed inline that was already out at the previous tick
+// (callInline), and every memoryEvery ticks the worker is killed if its
+// resident memory grew past the limit plus the headroom (unless that
+// cannot be read here).
 func (r *hostRun) watch(limit int) (stop func()) {
-	w := r.w
-	threshold := w.base + raceMemoryFactor*(uint64(limit)+killHeadroom)
-	t := newTicker(clockTick)
-	go func() {
-		for n := 1; t.wait(); n++ {
-			r.tick(limit)
-			if w.base != 0 && n%memoryEvery == 0 && w.killed.Load() == killNone {
-				if rss, err := residentMemory(w.pid); err == nil && rss > threshold {
-					w.kill(killMemory)
-				}
-			}
-		}
-	}()
-	return t.stop
+	r.limit = limit
+	r.threshold = r.w.base + raceMemoryFactor*(uint64(limit)+killHeadroom)
+	runClock.add(r)
+	return func() { runClock.remove(r) }
 }
 
 // callInline performs a call on the goroutine that read its frame,
 // sparing a goroutine's start and the wake-up of another thread per
-// call. If the funnel is still out at two ticks of the run's clock in a
-// row (clockTick), another goroutine takes over the reading, so that the
+// call. If the funnel is still out at two ticks of the host's clock in
+// a row (clockTick), another goroutine takes over the reading, so that the
 // worker's next frames (another call, an abandon, the outcome) are still
 // served. It reports whether this goroutine still reads.
 func (r *hostRun) callInline(m *message) bool {
@@ -387,9 +371,10 @@ func (r *hostRun) callInline(m *message) bool {
 	return still
 }
 
-// tick hands the reading over to a new goroutine if the call performed
-// inline now was out at the previous tick as well.
-func (r *hostRun) tick(limit int) {
+// tick is a tick of the host's clock: it hands the reading over to a new
+// goroutine if the call performed inline now was out at the previous tick
+// as well, and, if memory, looks at the worker's resident memory.
+func (r *hostRun) tick(memory bool) {
 	r.mu.Lock()
 	take := r.inline != 0 && r.inline == r.watched
 	if take {
@@ -398,7 +383,13 @@ func (r *hostRun) tick(limit int) {
 	r.watched = r.inline
 	r.mu.Unlock()
 	if take {
-		go r.serve(limit, nil)
+		go r.serve(r.limit, nil)
+	}
+	w := r.w
+	if memory && w.base != 0 && w.killed.Load() == killNone {
+		if rss, err := residentMemory(w.pid); err == nil && rss > r.threshold {
+			w.kill(killMemory)
+		}
 	}
 }
 

@@ -2,7 +2,7 @@ package worker
 
 import "time"
 
-// ticker is the clock of a run on the host (hostRun.watch). On Linux it
+// ticker is the host's clock of the runs in flight (clock). On Linux it
 // is a kernel timer (timerfd) read through Go's poller rather than one of
 // Go's timers: while any of Go's timers is pending, each wait of the
 // runtime's poller arms and cancels a kernel timer, and the host waits
