@@ -39,14 +39,25 @@
 // Structured content a funnel hands over decoded (Output.Decoded) is
 // encoded to JSON on the host, once, since only bytes cross the pipe.
 //
+// Each nested call wakes both processes once, so the round trip is bound
+// by what a wake-up and a wait cost; on Linux both ends keep Go's runtime
+// from adding to it. The pipes are read and written with raw system calls
+// and waited on in Go's poller (os.File's own reads and writes wake the
+// runtime's monitor thread of a process that was idle, as each side is
+// before each frame), and the host's one clock of the runs in flight (the
+// hand-over and the memory watch, below) is a kernel timer (timerfd) in
+// the poller rather than one of Go's timers (while one of those is
+// pending, each wait of the poller arms and cancels a kernel timer).
+//
 // Calls on the host. The goroutine that reads the worker's frames
 // performs a lone call itself, sparing a hand-over per call; if the
-// funnel has not returned within 0.5 ms another goroutine takes over the
-// reading, so that a funnel that ignores its context cannot hold the run
-// and the calls of a tools.parallel overlap. Call frames read together
-// (the worker sends a tools.parallel's in one write) run at once, each on
-// a goroutine of its own. The run's own goroutine never performs a call:
-// Run returns when the outcome arrives, whatever a funnel still does.
+// funnel has not returned within 1-2 ms (two ticks of the host's clock)
+// another goroutine takes over the reading, so that a funnel that
+// ignores its context cannot hold the run and the calls of a
+// tools.parallel overlap. Call frames read together (the worker sends a
+// tools.parallel's in one write) run at once, each on a goroutine of
+// its own. The run's own goroutine never performs a call: Run returns
+// when the outcome arrives, whatever a funnel still does.
 //
 // Limits. In the worker, Go's memory limit is set just above the run's
 // MaxMemory, and gopher-lua's largest array index is lowered to
@@ -62,7 +73,7 @@
 // The host kills a worker that runs past its budget (script time, as the
 // sandbox counts it) by more than the grace period, that does not end
 // within the grace period of a cancellation, or whose resident memory
-// passes MaxMemory plus 48 MiB; the outcome is then ErrBudgetExceeded,
+// (read every 2 ms) passes MaxMemory plus 48 MiB; the outcome is then ErrBudgetExceeded,
 // ErrCanceled or ErrMemoryExceeded, as in-process; a worker the kernel
 // killed at its CPU rlimit reads as the budget, and one whose Go runtime
 // died of a refused allocation (the address-space limit) as the memory

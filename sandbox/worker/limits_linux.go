@@ -34,7 +34,7 @@ func stdio() (io.Reader, io.Writer) {
 	if syscall.SetNonblock(0, true) != nil || syscall.SetNonblock(1, true) != nil {
 		return os.Stdin, os.Stdout
 	}
-	return os.NewFile(0, "stdin"), os.NewFile(1, "stdout")
+	return newRawPipe(os.NewFile(0, "stdin")), newRawPipe(os.NewFile(1, "stdout"))
 }
 
 // limitProcess sets the run's rlimits. Address space: what the process has

@@ -20,3 +20,7 @@ func residentMemory(int) (uint64, error)                  { return 0, errors.Err
 func killedByLimit(*os.ProcessState, time.Duration) error { return nil }
 
 func stdio() (io.Reader, io.Writer) { return os.Stdin, os.Stdout }
+
+func newRawPipe(f *os.File) io.ReadWriter { return f }
+
+func newTicker(d time.Duration) ticker { return newGoTicker(d) }

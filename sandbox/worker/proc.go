@@ -30,9 +30,6 @@ func (e *WorkerError) Unwrap() error { return sandbox.ErrCrashed }
 // startTimeout bounds how long a worker may take to say hello.
 const startTimeout = 10 * time.Second
 
-// memoryPoll is how often the host reads a running worker's resident set.
-const memoryPoll = 2 * time.Millisecond
-
 // Why the host killed a worker.
 const (
 	killNone int32 = iota
@@ -91,7 +88,7 @@ func start(path string, args, env []string) (*proc, error) {
 		w.waitErr = w.cmd.Wait()
 		close(w.exited)
 	}()
-	w.c = newConn(outR, inW)
+	w.c = newConn(newRawPipe(outR), newRawPipe(inW))
 
 	timer := time.AfterFunc(startTimeout, func() { w.kill(killEnd) })
 	hello, err := w.c.receive()
@@ -168,12 +165,12 @@ type hostRun struct {
 	crash    error // the funnel's panic
 
 	// The call the reading goroutine performs (its sequence number, 0 for
-	// none), and the one the hand-off timer, if armed, watches.
+	// none), and the one that was out at the clock's last tick.
 	inline, inlineSeq, watched uint64
-	armed                      bool
+	limit                      int    // the run's MaxMemory, for the clock
+	threshold                  uint64 // the resident memory it kills at
 
-	ended   chan sandbox.Outcome // the reader's outcome, to run
-	handoff *time.Timer          // hands the reading over (callInline)
+	ended chan sandbox.Outcome // the reader's outcome, to run
 
 	// What the worker printed so far, for an outcome that never arrives.
 	log      strings.Builder
@@ -219,12 +216,9 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 		killLate.Reset(grace)
 	})
 	defer stopCancel()
-	stopMemory := w.watchMemory(uint64(limit))
-	defer stopMemory()
+	stopClock := r.watch(limit)
+	defer stopClock()
 	defer r.abandonAll()
-	r.handoff = time.AfterFunc(time.Hour, func() { r.handOff(limit) })
-	r.handoff.Stop()
-	defer r.handoff.Stop()
 	// This goroutine reads the frames until the first call, which a
 	// goroutine of its own performs and reads on: this one may then
 	// leave a funnel that ignores its context.
@@ -344,60 +338,31 @@ func outOfMemory(st *os.ProcessState, stderr string) bool {
 	return st.ExitCode() == 2 && (strings.Contains(stderr, "runtime: out of memory") || strings.Contains(stderr, "cannot allocate memory"))
 }
 
-// watchMemory kills the worker once its resident memory grows past limit
-// plus the headroom; it returns the function that stops watching.
-func (w *proc) watchMemory(limit uint64) func() {
-	if w.base == 0 { // resident memory cannot be read here (read at start)
-		return func() {}
-	}
-	threshold := w.base + raceMemoryFactor*(limit+killHeadroom)
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(memoryPoll)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				if rss, err := residentMemory(w.pid); err == nil && rss > threshold {
-					w.kill(killMemory)
-					return
-				}
-			}
-		}
-	}()
-	return func() { close(done) }
+// watch has the host's clock look after the run until the function it
+// returns is called: each tick hands the reading over from a call
+// performed inline that was already out at the previous tick
+// (callInline), and every memoryEvery ticks the worker is killed if its
+// resident memory grew past the limit plus the headroom (unless that
+// cannot be read here).
+func (r *hostRun) watch(limit int) (stop func()) {
+	r.limit = limit
+	r.threshold = r.w.base + raceMemoryFactor*(uint64(limit)+killHeadroom)
+	runClock.add(r)
+	return func() { runClock.remove(r) }
 }
-
-// handOffAfter is how long a call performed on the reading goroutine may
-// take before another goroutine takes over the reading: the delay added
-// to a further call of a tools.parallel whose frame arrived apart from
-// the first one's, and about the most (twice, at worst) a funnel that
-// ignores its context holds the run.
-const handOffAfter = 500 * time.Microsecond
 
 // callInline performs a call on the goroutine that read its frame,
 // sparing a goroutine's start and the wake-up of another thread per
-// call. If the funnel has not returned within handOffAfter, another
-// goroutine takes over the reading (handOff), so that the worker's next
-// frames (another call, an abandon, the outcome) are still served. The
-// timer is armed only when it is not already: resetting it per call
-// would wake the runtime's poller each time. It reports whether this
-// goroutine still reads.
+// call. If the funnel is still out at two ticks of the host's clock in
+// a row (clockTick), another goroutine takes over the reading, so that the
+// worker's next frames (another call, an abandon, the outcome) are still
+// served. It reports whether this goroutine still reads.
 func (r *hostRun) callInline(m *message) bool {
 	ctx, cancel := r.begin(m)
 	r.mu.Lock()
 	r.inlineSeq++
 	r.inline = r.inlineSeq
-	arm := !r.armed
-	if arm {
-		r.armed, r.watched = true, r.inline
-	}
 	r.mu.Unlock()
-	if arm {
-		r.handoff.Reset(handOffAfter)
-	}
 	r.perform(m, ctx, cancel)
 	r.mu.Lock()
 	still := r.inline != 0
@@ -406,26 +371,25 @@ func (r *hostRun) callInline(m *message) bool {
 	return still
 }
 
-// handOff runs on the timer's goroutine: if the call it watched is still
-// out, this goroutine becomes the reader; if a later call is, it watches
-// that one for the full time.
-func (r *hostRun) handOff(limit int) {
+// tick is a tick of the host's clock: it hands the reading over to a new
+// goroutine if the call performed inline now was out at the previous tick
+// as well, and, if memory, looks at the worker's resident memory.
+func (r *hostRun) tick(memory bool) {
 	r.mu.Lock()
-	take, watch := r.inline != 0 && r.inline == r.watched, r.inline != 0 && r.inline != r.watched
-	switch {
-	case take:
-		r.inline, r.armed = 0, false
-	case watch:
-		r.watched = r.inline
-	default:
-		r.armed = false
-	}
-	r.mu.Unlock()
-	if watch {
-		r.handoff.Reset(handOffAfter)
-	}
+	take := r.inline != 0 && r.inline == r.watched
 	if take {
-		r.serve(limit, nil)
+		r.inline = 0
+	}
+	r.watched = r.inline
+	r.mu.Unlock()
+	if take {
+		go r.serve(r.limit, nil)
+	}
+	w := r.w
+	if memory && w.base != 0 && w.killed.Load() == killNone {
+		if rss, err := residentMemory(w.pid); err == nil && rss > r.threshold {
+			w.kill(killMemory)
+		}
 	}
 }
 
