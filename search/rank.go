@@ -627,8 +627,9 @@ func (x *Index) variants(k *keyword) {
 	for _, w := range k.also {
 		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
 	}
-	reach(synonymTable[k.stem], params.synonym, false)
-	reach(relatedTable[k.stem], params.related, true)
+	key := tableKey(k.word)
+	reach(synonymTable[key], params.synonym, false)
+	reach(relatedTable[key], params.related, true)
 }
 
 // knows reports whether the vocabulary reaches a word of the pool from
@@ -636,7 +637,8 @@ func (x *Index) variants(k *keyword) {
 // directions), neither cut short nor misspelled, and is not looked up
 // as a prefix (of transition) or a near spelling.
 func (x *Index) knows(k *keyword) bool {
-	for _, ss := range [][]string{synonymTable[k.stem], relatedTable[k.stem], derive(k.word)} {
+	key := tableKey(k.word)
+	for _, ss := range [][]string{synonymTable[key], relatedTable[key], derive(k.word)} {
 		for _, s := range ss {
 			if _, ok := x.words.get(s); ok {
 				return true

@@ -96,6 +96,22 @@ func TestSynonyms(t *testing.T) {
 	})
 }
 
+// A noun whose stem is a verb (listing, settings, news) keeps its
+// relations to itself: the verb list does not reach products, nor new
+// headlines, while the noun still does.
+func TestNounsThatStemToVerbs(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("shop", "product_catalog", "Products."),
+		mcpTool("feed", "top_headlines", "Top headlines."),
+	}
+	for _, query := range []string{"list", "new"} {
+		if got := names(doSearch(t, tools, q(query))); len(got) != 0 {
+			t.Errorf("%s: got %v, want nothing", query, got)
+		}
+	}
+	wantFirst(t, tools, map[string]string{"listing": "mcp__shop__product_catalog", "news": "mcp__feed__top_headlines"})
+}
+
 // What looks like an argument weighs as a value: quoted text, #channels,
 // paths and ids do not pull tools their words name.
 func TestValuesWeighLess(t *testing.T) {

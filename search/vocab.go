@@ -477,12 +477,23 @@ func forms(word string, out []string) []string {
 	return out
 }
 
+// tableKey is the key a word's relations are found under: its stem, or
+// the word itself when the stem is another word's, a verb's (listing,
+// settings, news and tracking stem to list, set, new and track): the
+// verb must not reach products, options or headlines.
+func tableKey(w string) string {
+	if s := stem(w); s == w || verbClass(s) == noVerb {
+		return s
+	}
+	return w
+}
+
 // synonymTable maps each stem to the stems of its synonyms and of the
 // broader words it reaches; relatedTable to the stems of looser
 // relations. Both are built once.
 var synonymTable, relatedTable = func() (map[string][]string, map[string][]string) {
 	link := func(out map[string][]string, a, b string) {
-		if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
+		if sa, sb := tableKey(a), stem(b); sa != sb && stem(a) != sb && !slices.Contains(out[sa], sb) {
 			out[sa] = append(out[sa], sb)
 		}
 	}
