@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true,
+	intent: true, known: true, said: true, question: true, compound: true,
 }
 
 type ranking struct {
@@ -53,6 +53,7 @@ type ranking struct {
 	question                                bool    // whether a question reads, for the verb bonus
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
+	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -148,6 +149,7 @@ type keyword struct {
 	weight     float64
 	also       []string // the verbs a phrasal verb means (create, start for spin up)
 	particle   bool     // the up of spin up
+	part       bool     // on or call of on-call, when oncall is a word of the pool
 	stop       bool
 	vars       []variant
 }
@@ -485,7 +487,19 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
-	kept, verb, said, told := 0, false, false, false
+	kept, verb, said, told, last := 0, false, false, false, -1
+	// head makes keyword n the query's first word when none is yet.
+	head := func(n int) {
+		k := &all[n]
+		if !verb && k.weight == 1 && !isStop(k.word) && !k.particle && !k.part && !x.serverWord(k.stem) {
+			verb = true
+			p.head = n
+			p.verb = verbClass(k.word)
+			if p.verb != noVerb {
+				p.intent = p.verb
+			}
+		}
+	}
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
 		// What a message is to say ("tell them that the build is green",
@@ -506,6 +520,8 @@ func (x *Index) plan(text string) *plan {
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
 		for _, w := range ws {
+			prev := last
+			last = -1
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
 			}
@@ -526,16 +542,37 @@ func (x *Index) plan(text string) *plan {
 					}
 				}
 			}
-			if !verb && k.weight == 1 && !isStop(w) && !k.particle && !x.serverWord(k.stem) {
-				verb = true
-				p.head = len(all)
-				p.verb = verbClass(w)
-				if p.verb != noVerb {
-					p.intent = p.verb
+			// Two words written apart or hyphenated (on-call, e mail, log
+			// in) that the pool writes as one (oncall, email, login) are
+			// that word too. When one part is a stop word (on-call, log
+			// in), the pair is the word alone, and the parts weigh as stop
+			// words: on-call is no call.
+			joined := ""
+			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle {
+				joined = all[prev].word + w
+				if _, ok := x.words.get(stem(joined)); !ok || len(joined) < 5 || isStop(joined) {
+					joined = ""
 				}
 			}
+			if joined != "" && (isStop(w) || isStop(all[prev].word)) {
+				k.part = true
+				all[prev].part = true
+				if !isStop(all[prev].word) {
+					kept--
+				}
+				if p.head == prev {
+					verb, p.head, p.verb, p.intent = false, -1, noVerb, reads
+				}
+			}
+			last = len(all)
 			all = append(all, k)
-			if !isStop(w) {
+			head(last)
+			if !isStop(w) && !k.part {
+				kept++
+			}
+			if joined != "" {
+				all = append(all, keyword{word: joined, stem: stem(joined), weight: 1})
+				head(len(all) - 1)
 				kept++
 			}
 		}
@@ -560,7 +597,7 @@ func (x *Index) plan(text string) *plan {
 		// Stop words stay, weighed low and matched in names only: "who am
 		// I" is get_me.
 		for i := range all {
-			if isStop(all[i].word) || all[i].particle {
+			if isStop(all[i].word) || all[i].particle || all[i].part {
 				all[i].stop, all[i].weight = true, params.stop
 			}
 		}

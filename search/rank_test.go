@@ -112,6 +112,29 @@ func TestNounsThatStemToVerbs(t *testing.T) {
 	wantFirst(t, tools, map[string]string{"listing": "mcp__shop__product_catalog", "news": "mcp__feed__top_headlines"})
 }
 
+// Two words the pool writes as one are that word: on-call is oncall, no
+// call; task list is tasklist and still task and list.
+func TestCompoundWords(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pd", "list_oncalls", "List the entries of the rotation for a schedule."),
+		mcpTool("phone", "make_call", "Place a phone call to a number."),
+		mcpTool("phone", "list_calls", "List the calls of this week."),
+		mcpTool("todo", "TaskList", "Show the list."),
+		mcpTool("todo", "list_tasks", "List the tasks."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"who is on-call this week": "mcp__pd__list_oncalls",
+		"on call":                  "mcp__pd__list_oncalls",
+		"task list":                "mcp__todo__TaskList",
+	})
+	full := params
+	defer func() { params = full }()
+	params.compound = false
+	if got := names(doSearch(t, tools, q("who is on-call this week"))); len(got) > 0 && got[0] == "mcp__pd__list_oncalls" {
+		t.Errorf("without compounds, on-call found %v: the test does not test them", got)
+	}
+}
+
 // What looks like an argument weighs as a value: quoted text, #channels,
 // paths and ids do not pull tools their words name.
 func TestValuesWeighLess(t *testing.T) {
