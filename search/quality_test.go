@@ -288,6 +288,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"prefixes", func(r *ranking) { r.prefix = 0 }},
 		{"near spellings", func(r *ranking) { r.typo = 0 }},
 		{"known words are no prefixes or misspellings", func(r *ranking) { r.known = false }},
+		{"no e to drop is no form of a word with one (taks)", func(r *ranking) { r.folds = false }},
 		{"values weigh less", func(r *ranking) { r.value = 1 }},
 		{"unknown capitalized words are values", func(r *ranking) { r.names = false }},
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},

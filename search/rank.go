@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true, compound: true,
+	intent: true, known: true, said: true, question: true, compound: true, folds: true,
 }
 
 type ranking struct {
@@ -54,6 +54,7 @@ type ranking struct {
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
+	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -635,19 +636,30 @@ func (x *Index) plan(text string) *plan {
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
 // only when its own is not in the pool and it is no stop word, the words
 // it is a prefix of (repo, repository) and, for five letters or more, the
-// words one edit away (screenshoot, screenshot).
+// words one edit away (screenshoot, screenshot). A word whose stem the
+// pool has only from words with an e the stemmer dropped (taks, of take
+// and takes) is no form of them: it reaches them as a near spelling, and
+// the words two neighbouring letters swapped away (task) too.
 func (x *Index) variants(k *keyword) {
-	if p, ok := x.words.get(k.stem); ok {
+	p, ok := x.words.get(k.stem)
+	doubt := ok && params.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
+	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
 	} else if !isStop(k.word) && !(params.known && x.knows(k)) { // can is no prefix of cancel
-		if len(k.stem) >= 3 {
+		if doubt {
+			k.vars = append(k.vars, variant{stem: k.stem, q: params.typo, p: p})
+		} else if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
 				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
 			})
 		}
-		if len(k.word) >= 5 {
+		if len(k.word) >= 5 || doubt {
 			x.words.near(k.stem[:2], func(key string, p *post) {
-				if len(key) >= 4 && (oneEdit(key, k.stem) || oneEdit(key, k.word)) && !strings.HasPrefix(key, k.stem) {
+				near := oneEdit(key, k.stem) || oneEdit(key, k.word)
+				if len(k.word) < 5 {
+					near = swapped(key, k.word)
+				}
+				if len(key) >= 4 && near && !strings.HasPrefix(key, k.stem) {
 					k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
 				}
 			})

@@ -59,6 +59,27 @@ func TestNearSpellings(t *testing.T) {
 	}
 }
 
+// A word with no e to drop is no form of words whose e the stemmer
+// dropped: taks is not take, and reaches task, two letters swapped; a
+// real form (taking) still reaches take.
+func TestFoldedE(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pw", "browser_take_screenshot", "Take a screenshot of the page."),
+		mcpTool("todo", "get_tasks", "Get the tasks of a project."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"todo taks":           "mcp__todo__get_tasks",
+		"taks":                "mcp__todo__get_tasks",
+		"taking a screenshot": "mcp__pw__browser_take_screenshot",
+	})
+	full := params
+	defer func() { params = full }()
+	params.folds = false
+	if got := names(doSearch(t, tools, q("taks"))); len(got) > 0 && got[0] == "mcp__todo__get_tasks" {
+		t.Errorf("without folded e, taks found %v: the test does not test it", got)
+	}
+}
+
 // Annotations decide between tools that match alike: a query that reads
 // does not get the destructive tool first, a query that destroys does;
 // the alphabet would say otherwise both times.
