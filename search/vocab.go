@@ -388,7 +388,23 @@ var narrower = map[string][]string{
 	"cafe":         {"place"},
 	"hotel":        {"place"},
 	"subscriber":   {"contact", "member"},
-	"audience":     {"contact", "member"},
+	// A smart home's things are devices; a door, gate, blind or shutter
+	// is what home automation calls a cover.
+	"door":       {"cover", "device"},
+	"garage":     {"cover", "device"},
+	"gate":       {"cover", "device"},
+	"blind":      {"cover", "device"},
+	"shutter":    {"cover", "device"},
+	"curtain":    {"cover", "device"},
+	"awning":     {"cover", "device"},
+	"fan":        {"device"},
+	"plug":       {"device"},
+	"sensor":     {"device"},
+	"appliance":  {"device"},
+	"thermostat": {"device"},
+	"lamp":       {"device"},
+	"speaker":    {"device", "player"},
+	"audience":   {"contact", "member"},
 }
 
 // phrasal maps a verb and its particle to the verbs the pair means, the
