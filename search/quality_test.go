@@ -293,6 +293,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"unknown capitalized words are values", func(r *ranking) { r.names = false }},
 		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},
 		{"two words written as one (on-call, oncall)", func(r *ranking) { r.compound = false }},
+		{"a verb's object chooses its sense (open a page)", func(r *ranking) { r.senses = false }},
 		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
 		{"a question reads (for the verb class)", func(r *ranking) { r.question = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},

@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true, compound: true, folds: true,
+	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true,
 }
 
 type ranking struct {
@@ -54,6 +54,7 @@ type ranking struct {
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
+	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
@@ -149,6 +150,7 @@ type keyword struct {
 	word, stem string
 	weight     float64
 	also       []string // the verbs a phrasal verb means (create, start for spin up)
+	sense      []string // the verbs a verb means with its object (navigate for open a page), instead of its synonyms
 	particle   bool     // the up of spin up
 	part       bool     // on or call of on-call, when oncall is a word of the pool
 	stop       bool
@@ -613,6 +615,23 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	p.meaning = max(p.meaning, 1)
+	// The sense of the query's verb, from its object: the first three
+	// words after it that are no stop words.
+	if h := p.head; h >= 0 && params.senses {
+		n := 0
+		for j := h + 1; j < len(p.kws) && n < 3 && p.kws[h].sense == nil; j++ {
+			if p.kws[j].stop {
+				continue
+			}
+			n++
+			for _, sn := range senses[p.kws[h].word] {
+				if sn.objects[p.kws[j].stem] {
+					p.kws[h].sense = sn.verbs
+					break
+				}
+			}
+		}
+	}
 	pos := 0
 	for i := range p.kws {
 		k := &p.kws[i]
@@ -675,6 +694,12 @@ func (x *Index) variants(k *keyword) {
 	reach(derive(k.word), params.derived, false)
 	for _, w := range k.also {
 		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+	}
+	for _, w := range k.sense {
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+	}
+	if k.sense != nil {
+		return
 	}
 	key := tableKey(k.word)
 	reach(synonymTable[key], params.synonym, false)

@@ -156,6 +156,35 @@ func TestCompoundWords(t *testing.T) {
 	}
 }
 
+// A verb's object chooses its sense: open a pull request creates one,
+// open a file reads it, open a door unlocks it; open alone means them all.
+func TestVerbSenses(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gh", "create_pull_request", "Create a pull request."),
+		mcpTool("gh", "get_pull_request", "Get a pull request."),
+		mcpTool("fs", "read_file", "Read a file."),
+		mcpTool("fs", "create_file", "Create a file."),
+		mcpTool("home", "unlock", "Unlock a lock or a door."),
+		mcpTool("home", "get_door_state", "Get the state of a door."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"open a pull request": "mcp__gh__create_pull_request",
+		"open a file":         "mcp__fs__read_file",
+		"open the door":       "mcp__home__unlock",
+	})
+	full := params
+	defer func() { params = full }()
+	params.senses = false
+	got := []string{
+		names(doSearch(t, tools, q("open a pull request")))[0],
+		names(doSearch(t, tools, q("open a file")))[0],
+		names(doSearch(t, tools, q("open the door")))[0],
+	}
+	if slices.Equal(got, []string{"mcp__gh__create_pull_request", "mcp__fs__read_file", "mcp__home__unlock"}) {
+		t.Errorf("without senses the same tools come first (%v): the test does not test them", got)
+	}
+}
+
 // What looks like an argument weighs as a value: quoted text, #channels,
 // paths and ids do not pull tools their words name.
 func TestValuesWeighLess(t *testing.T) {

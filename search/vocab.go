@@ -440,6 +440,37 @@ var phrasal = map[string][]string{
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
 }
 
+// senses are the meanings of a verb that depend on its object: open a
+// page visits it, open a file reads it, open a pull request creates it,
+// open a door unlocks it. When one of the first words after the verb is
+// one of a sense's objects, the verb means that sense's verbs (and their
+// synonyms) instead of all of its synonyms.
+var senses = map[string][]sense{
+	"open": {
+		{objects: stemSet("page", "webpage", "url", "link", "site", "website", "tab", "browser"), verbs: []string{"navigate", "visit", "goto"}},
+		{objects: stemSet("file", "document", "doc", "pdf", "spreadsheet", "attachment", "notebook", "folder", "directory"), verbs: []string{"read", "view"}},
+		{objects: stemSet("pr", "pull", "issue", "ticket", "bug", "case", "incident", "account", "branch"), verbs: []string{"create", "new"}},
+		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "window", "cover"), verbs: []string{"unlock", "turn", "enable"}},
+	},
+	"close": {
+		{objects: stemSet("page", "webpage", "tab", "browser", "window", "popup", "dialog"), verbs: []string{"close"}},
+		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "cover"), verbs: []string{"lock", "disable"}},
+	},
+}
+
+type sense struct {
+	objects map[string]bool // stems
+	verbs   []string
+}
+
+func stemSet(ws ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[stem(w)] = true
+	}
+	return out
+}
+
 // derive returns, as stems, the verbs a noun derives from: deploy for
 // deployment, notify for notification, execute for execution, since
 // tools are named for what they do and requests often name the thing.
