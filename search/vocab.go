@@ -381,13 +381,16 @@ var narrower = map[string][]string{
 	"reschedule":   {"update", "event"},
 	"rsvp":         {"respond", "event"},
 	"forward":      {"send"},
-	"resend":       {"send"},
-	"drive":        {"direction", "route"},
-	"commute":      {"direction", "route"},
-	"restaurant":   {"place"},
-	"cafe":         {"place"},
-	"hotel":        {"place"},
-	"subscriber":   {"contact", "member"},
+	// Telling someone on a thread or a ticket is replying or commenting
+	// there.
+	"tell":       {"reply", "comment"},
+	"resend":     {"send"},
+	"drive":      {"direction", "route"},
+	"commute":    {"direction", "route"},
+	"restaurant": {"place"},
+	"cafe":       {"place"},
+	"hotel":      {"place"},
+	"subscriber": {"contact", "member"},
 	// A smart home's things are devices; a door, gate, blind or shutter
 	// is what home automation calls a cover.
 	"door":       {"cover", "device"},
