@@ -766,8 +766,51 @@ func tokens(text string) []token {
 		}
 		out = append(out, t)
 	}
+	sqlStatements(out)
 	return out
 }
+
+// sqlStatements marks an SQL statement written in a query (SELECT name
+// FROM orders WHERE total > 100) as a value that implies an SQL query:
+// its table and column names are the statement's, not the request's. A
+// statement starts at a capitalized SELECT, INSERT, UPDATE, DELETE or
+// WITH followed by a capitalized FROM, INTO, SET, WHERE or VALUES (a
+// SELECT or WITH reads, the others write), and
+// runs past the last of them to the first stop word written in
+// lowercase (in the local sqlite file) or the end.
+func sqlStatements(toks []token) {
+	for i := 0; i < len(toks); i++ {
+		if !sqlStart[toks[i].text] {
+			continue
+		}
+		last := -1
+		for j := i + 1; j < len(toks) && !sqlStart[toks[j].text]; j++ {
+			if sqlClause[strings.Trim(toks[j].text, "(),")] {
+				last = j
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		end := last + 1
+		for end < len(toks) && !isStop(toks[end].text) {
+			end++
+		}
+		for j := i; j < end; j++ {
+			toks[j].value = true
+		}
+		toks[i].implies = "sql query write"
+		if toks[i].text == "SELECT" || toks[i].text == "WITH" {
+			toks[i].implies = "sql query read"
+		}
+		i = end - 1
+	}
+}
+
+var (
+	sqlStart  = wordSet("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
+	sqlClause = wordSet("FROM", "INTO", "SET", "WHERE", "VALUES")
+)
 
 // valueKind names what a value token is, when its shape says: a URL, an
 // email address (whose user), a #channel, a file name or path, an owner/name

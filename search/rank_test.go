@@ -185,6 +185,21 @@ func TestVerbSenses(t *testing.T) {
 	}
 }
 
+// An SQL statement in a query is a value that implies an SQL query, a
+// read for SELECT: its tables and columns pull no tools of their own.
+func TestSQLStatementsAreValues(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("sqlite", "read_query", "Execute a SELECT query on the SQLite database."),
+		mcpTool("sqlite", "write_query", "Execute an INSERT, UPDATE or DELETE query."),
+		mcpTool("shop", "list_orders", "List the orders of the shop, with their totals."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"SELECT id, total FROM orders WHERE total > 100":         "mcp__sqlite__read_query",
+		"UPDATE orders SET total = 0 WHERE id = 7 in the sqlite": "mcp__sqlite__write_query",
+		"select the orders with a total over 100":                "mcp__shop__list_orders",
+	})
+}
+
 // What looks like an argument weighs as a value: quoted text, #channels,
 // paths and ids do not pull tools their words name.
 func TestValuesWeighLess(t *testing.T) {
