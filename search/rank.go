@@ -37,7 +37,7 @@ var params = ranking{
 	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
+	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true,
 }
