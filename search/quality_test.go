@@ -282,6 +282,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"arguments' names and descriptions", func(r *ranking) { r.fields[fSchema] = 0 }},
 		{"rarity (idf)", func(r *ranking) { r.idfPower = 0 }},
 		{"substrings of names", func(r *ranking) { r.substring = 0 }},
+		{"a longer name word's start is no substring", func(r *ranking) { r.wordStart = false }},
 		{"synonyms", func(r *ranking) { r.synonym = 0 }},
 		{"looser relations", func(r *ranking) { r.related = 0 }},
 		{"derived forms", func(r *ranking) { r.derived = 0 }},

@@ -39,7 +39,7 @@ var params = ranking{
 	coord:    0.75,
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true,
+	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
 }
 
 type ranking struct {
@@ -55,6 +55,7 @@ type ranking struct {
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
+	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
@@ -273,6 +274,12 @@ func (x *Index) score(text string) *scores {
 			subs := x.substrings(c)
 			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
 			for _, id := range subs {
+				// Among other keywords, the start of a longer word of
+				// the name is another word (transit of transitions, time
+				// of timezone): sql in mysql and log in worklog count.
+				if !p.single && params.wordStart && x.startsWord(id, c) {
+					continue
+				}
 				set(id, w)
 				if p.single {
 					s.tier[id] = max(s.tier[id], tierSubstring)
@@ -871,6 +878,17 @@ func bareName(text string) string {
 // maxKeywords bounds the work one query can cause (the host, not the
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
+
+// startsWord reports whether sub begins a longer word of tool id's own
+// name.
+func (x *Index) startsWord(id int32, sub string) bool {
+	for _, nw := range x.entry(id).own {
+		if len(nw.word) > len(sub) && strings.HasPrefix(nw.word, sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // substrings returns the tools whose compact name contains sub.
 func (x *Index) substrings(sub string) []int32 {

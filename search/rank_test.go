@@ -200,6 +200,31 @@ func TestSQLStatementsAreValues(t *testing.T) {
 	})
 }
 
+// Among other keywords, a keyword that begins a longer word of a name is
+// no substring match there (transit is no transition), while one inside a
+// compound still is (sql in mysql); alone, it keeps the substring tier
+// (SRCH-5).
+func TestWordStartsAreNoSubstrings(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("jira", "getTransitions", "Get the available moves of an issue."),
+		mcpTool("maps", "directions", "Get directions between two points by car, on foot or by transit."),
+		mcpTool("db", "mysql_query", "Run a statement."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"get there by transit": "mcp__maps__directions",
+		"transit":              "mcp__jira__getTransitions",
+	})
+	if got := names(doSearch(t, tools, q("run sql"))); len(got) == 0 || got[0] != "mcp__db__mysql_query" {
+		t.Errorf("run sql: got %v, want mysql_query first", got)
+	}
+	full := params
+	defer func() { params = full }()
+	params.wordStart = false
+	if got := names(doSearch(t, tools, q("get there by transit"))); len(got) > 0 && got[0] == "mcp__maps__directions" {
+		t.Errorf("without the rule directions still comes first (%v): the test does not test it", got)
+	}
+}
+
 // What looks like an argument weighs as a value: quoted text, #channels,
 // paths and ids do not pull tools their words name.
 func TestValuesWeighLess(t *testing.T) {
