@@ -270,7 +270,8 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"unsubscribe", "sync", "activate", "deactivate", "react", "pay", "snooze", "invite",
 	"grant", "upsert", "convert", "translate", "revert", "restore", "connect",
 	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
-	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag")
+	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
+	"tell", "inform", "respond", "answer", "leave")
 
 // runVerbs run something that may read or write: they say nothing.
 var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
