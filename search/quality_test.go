@@ -297,6 +297,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"a verb's object chooses its sense (open a page)", func(r *ranking) { r.senses = false }},
 		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
 		{"a question reads (for the verb class)", func(r *ranking) { r.question = false }},
+		{"a yes-no question asks for a state", func(r *ranking) { r.state = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
 		{"share of the name covered", func(r *ranking) { r.cover = 0 }},

@@ -40,6 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
+	state: true,
 }
 
 type ranking struct {
@@ -55,6 +56,7 @@ type ranking struct {
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
+	state                                   bool    // whether a yes-no question asks for a state
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
@@ -599,6 +601,12 @@ func (x *Index) plan(text string) *plan {
 	// call) reads, whatever its first word.
 	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
 		p.verb = reads
+		// A yes-no question (is the door open, are the lights on) asks
+		// for a state.
+		if yesNo[all[0].word] && params.state && kept > 0 && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == "state" }) {
+			all = append(all, keyword{word: "state", stem: stem("state"), weight: params.implied})
+			kept++
+		}
 	}
 	p.single = kept == 1
 	if kept == 0 {
@@ -728,6 +736,9 @@ func (x *Index) knows(k *keyword) bool {
 	}
 	return false
 }
+
+// yesNo begin a question answered yes or no.
+var yesNo = wordSet("is", "are", "does", "do")
 
 // questionWords begin a question.
 var questionWords = wordSet("what", "which", "who", "whose", "is", "are", "does", "do", "how", "when", "where", "whats")

@@ -225,6 +225,25 @@ func TestWordStartsAreNoSubstrings(t *testing.T) {
 	}
 }
 
+// A yes-no question asks for a state: are the doors unlocked reads the
+// state, it does not unlock them.
+func TestYesNoQuestionsAskForAState(t *testing.T) {
+	tools := []pool.Tool{
+		annotated(mcpTool("home", "turn_on", "Turns on/opens a device or entity."), false, false),
+		annotated(mcpTool("home", "get_context", "Real-time information about the current state of devices, sensors and areas."), true, false),
+	}
+	wantFirst(t, tools, map[string]string{
+		"are the doors unlocked": "mcp__home__get_context",
+		"open the garage door":    "mcp__home__turn_on",
+	})
+	full := params
+	defer func() { params = full }()
+	params.state = false
+	if got := names(doSearch(t, tools, q("are the doors unlocked"))); len(got) > 0 && got[0] == "mcp__home__get_context" {
+		t.Errorf("without the rule get_context still comes first (%v): the test does not test it", got)
+	}
+}
+
 // What looks like an argument weighs as a value: quoted text, #channels,
 // paths and ids do not pull tools their words name.
 func TestValuesWeighLess(t *testing.T) {
