@@ -234,7 +234,7 @@ func TestYesNoQuestionsAskForAState(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{
 		"are the doors unlocked": "mcp__home__get_context",
-		"open the garage door":    "mcp__home__turn_on",
+		"open the garage door":   "mcp__home__turn_on",
 	})
 	full := params
 	defer func() { params = full }()
