@@ -670,10 +670,11 @@ func (x *Index) plan(text string) *plan {
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
 // only when its own is not in the pool and it is no stop word, the words
 // it is a prefix of (repo, repository) and, for five letters or more, the
-// words one edit away (screenshoot, screenshot). A word whose stem the
-// pool has only from words with an e the stemmer dropped (taks, of take
-// and takes) is no form of them: it reaches them as a near spelling, and
-// the words two neighbouring letters swapped away (task) too.
+// words one edit away (screenshoot, screenshot), for four letters the
+// words two neighbouring letters swapped away (lsit, list). A word whose
+// stem the pool has only from words with an e the stemmer dropped (taks,
+// of take and takes) is no form of them: it reaches them as a near
+// spelling, and the near spellings too (task).
 func (x *Index) variants(k *keyword) {
 	p, ok := x.words.get(k.stem)
 	doubt := ok && params.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
@@ -687,16 +688,24 @@ func (x *Index) variants(k *keyword) {
 				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
 			})
 		}
-		if len(k.word) >= 5 || doubt {
-			x.words.near(k.stem[:2], func(key string, p *post) {
-				near := oneEdit(key, k.stem) || oneEdit(key, k.word)
-				if len(k.word) < 5 {
-					near = swapped(key, k.word)
+		if len(k.word) >= 4 || doubt {
+			// A near spelling starts as the word does, or with its first
+			// letters swapped (lsit, rleay).
+			st := k.stem
+			for i, pre := range []string{st[:2], st[1:2] + st[:1], st[:1] + st[2:3]} {
+				if i > 0 && (len(st) < 3 || pre == st[:2]) {
+					continue
 				}
-				if len(key) >= 4 && near && !strings.HasPrefix(key, k.stem) {
-					k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
-				}
-			})
+				x.words.near(pre, func(key string, p *post) {
+					near := oneEdit(key, st) || oneEdit(key, k.word)
+					if len(k.word) < 5 {
+						near = swapped(key, k.word)
+					}
+					if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
+						k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
+					}
+				})
+			}
 		}
 	}
 	reach := func(stems []string, q float64, loose bool) {

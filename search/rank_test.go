@@ -42,8 +42,8 @@ func TestPluralIsASignal(t *testing.T) {
 	})
 }
 
-// One edit away counts for words of five letters or more, and only when
-// the word itself is no word of the pool.
+// One edit away counts for words of five letters or more, two letters
+// swapped for four, and only when the word itself is no word of the pool.
 func TestNearSpellings(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("pw", "browser_take_screenshot", "Take a screenshot of the page."),
@@ -55,8 +55,13 @@ func TestNearSpellings(t *testing.T) {
 		t.Errorf("relay: got %v, want the relay tool alone (delay is one edit away, but relay is a word of the pool)", got)
 	}
 	if got := names(doSearch(t, tools, q("rlay"))); len(got) != 0 {
-		t.Errorf("rlay: got %v, want nothing (four letters: no near spellings)", got)
+		t.Errorf("rlay: got %v, want nothing (four letters: only two letters swapped)", got)
 	}
+	if got := names(doSearch(t, tools, q("rleay"))); len(got) != 1 {
+		t.Errorf("rleay: got %v, want the relay tool alone (two letters swapped)", got)
+	}
+	tools = append(tools, mcpTool("todo", "list_items", "List the items."))
+	wantFirst(t, tools, map[string]string{"lsit items": "mcp__todo__list_items", "lsit": "mcp__todo__list_items"})
 }
 
 // A word with no e to drop is no form of words whose e the stemmer
