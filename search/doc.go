@@ -26,7 +26,8 @@
 //     schema), how it matched (the word itself, its plural or
 //     singular, a derived form such as deployment for deploy, a curated
 //     synonym or broader word, a looser relation, a prefix, one edit
-//     away for words of five letters or more, unless the vocabulary
+//     away for words of five letters or more (two letters swapped for
+//     four), unless the vocabulary
 //     knows the word), and how rare the word is in the pool. The curated
 //     vocabulary (vocab.go) is written from general knowledge of what
 //     tools do; a phrasal verb (spin up, tear down) means its verb; a
