@@ -26,10 +26,18 @@
 //     schema), how it matched (the word itself, its plural or
 //     singular, a derived form such as deployment for deploy, a curated
 //     synonym or broader word, a looser relation, a prefix, one edit
-//     away for words of five letters or more, unless the vocabulary
+//     away for words of five letters or more (two letters swapped for
+//     four), unless the vocabulary
 //     knows the word), and how rare the word is in the pool. The curated
 //     vocabulary (vocab.go) is written from general knowledge of what
-//     tools do, and a phrasal verb (spin up, tear down) means its verb.
+//     tools do; a phrasal verb (spin up, tear down) means its verb; a
+//     verb's object chooses its sense (open a page visits it, open a pull
+//     request creates it); two words the pool writes as one (on-call,
+//     oncall) are that word. A word with no e to drop (taks) is no form of
+//     the pool's words whose e the stemmer dropped (take): it reaches them
+//     as a near spelling, and short words two swapped letters away (task).
+//     Among other keywords, the start of a longer name word (transit of
+//     transitions) is no substring match.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
@@ -44,8 +52,10 @@
 //     quoted text, paths, addresses, ids and capitalized names the pool
 //     does not know (Priya, Acme) weigh as values, and a value implies
 //     what it is (notes.md a file, owner/name a repository, a URL, an
-//     address, a #channel). What a message is to say (after "saying",
-//     or "that" after a verb of telling) weighs as values too.
+//     address, a #channel, an SQL statement an SQL query). What a message
+//     is to say (after "saying", or "that" after a verb of telling) weighs
+//     as values too; a yes-no question (is the door open) asks for a
+//     state.
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a

@@ -79,6 +79,10 @@ const (
 type post struct {
 	df int32
 	f  [nFields][]int32
+	// plain counts the tools that have the stem by a word whose final e
+	// the stemmer did not drop (task, taking; not take or takes): a query
+	// word with no e to drop (taks) is a form of those words only.
+	plain int32
 }
 
 // entry is one tool as the ranking reads it.
@@ -324,6 +328,7 @@ func (w *writer) merge(az *analyzer, remove bool) {
 		p := w.post(stem)
 		if !remove {
 			p.df += lp.df
+			p.plain += lp.plain
 			for f := range p.f {
 				if len(p.f[f]) == 0 {
 					p.f[f] = lp.f[f] // az is discarded: its lists are taken over
@@ -334,6 +339,7 @@ func (w *writer) merge(az *analyzer, remove bool) {
 			continue
 		}
 		p.df -= lp.df
+		p.plain -= lp.plain
 		for f := range p.f {
 			if len(lp.f[f]) > 0 {
 				gone := slices.Sorted(slices.Values(lp.f[f]))
@@ -590,16 +596,23 @@ type analyzer struct {
 	// texts caches, per word of a hint, description or argument as
 	// written, its stem's posting (nil for a stop word): tools share
 	// most of their words, and a word seen once is not stemmed again.
-	texts map[string]*local
+	texts map[string]text
+}
+
+// text is a word as written, read: its stem's posting (nil for a stop
+// word) and whether the word is plain (see post.plain).
+type text struct {
+	lp    *local
+	plain bool
 }
 
 // local is an analyzer's posting of one stem. mark and bits are the tool
 // (id+1) being read and the fields it has the stem in so far.
 type local struct {
-	df   int32
-	f    [nFields][]int32
-	mark int32
-	bits uint8
+	df, plain       int32
+	f               [nFields][]int32
+	mark, plainMark int32
+	bits            uint8
 }
 
 // posting returns the analyzer's posting of stem s, new if need be.
@@ -615,19 +628,27 @@ func (az *analyzer) posting(s string) *local {
 // text returns the posting of the stem of word as written (with a
 // capital if upper), nil for a stop word: in a hint or a description they
 // would post nearly every tool.
-func (az *analyzer) text(raw string, upper bool) *local {
-	lp, ok := az.texts[raw]
+func (az *analyzer) text(raw string, upper bool) text {
+	t, ok := az.texts[raw]
 	if !ok {
 		word := raw
 		if upper {
 			word = strings.ToLower(raw)
 		}
 		if !isStop(word) {
-			lp = az.posting(stem(word))
+			t = text{lp: az.posting(stem(word)), plain: !foldsE(word)}
 		}
-		az.texts[raw] = lp
+		az.texts[raw] = t
 	}
-	return lp
+	return t
+}
+
+// putPlain counts tool id among those that have lp's stem by a plain word.
+func (lp *local) putPlain(id int32) {
+	if lp.plainMark != id+1 {
+		lp.plainMark = id + 1
+		lp.plain++
+	}
 }
 
 // put notes that tool id has lp's stem in field f.
@@ -646,38 +667,47 @@ func (lp *local) put(id int32, f int) {
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts, az.texts = map[string]*local{}, map[string]*local{}
+		az.posts, az.texts = map[string]*local{}, map[string]text{}
 	}
 	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
 		a.ownLower = strings.ToLower(t.ServerTool)
 	}
-	mark := func(s string, f int) { az.posting(s).put(id, f) }
+	mark := func(word, s string, f int) {
+		lp := az.posting(s)
+		lp.put(id, f)
+		if !foldsE(word) {
+			lp.putPlain(id)
+		}
+	}
 	own := t.Name
 	if t.ServerTool != "" {
 		own = t.ServerTool
 	}
-	splitWords(t.Server, func(word string, _ bool) { mark(stem(word), fServer) })
+	splitWords(t.Server, func(word string, _ bool) { mark(word, stem(word), fServer) })
 	splitWords(own, func(word string, whole bool) {
 		s := stem(word)
 		switch {
 		case whole:
 			if lp := az.posts[s]; lp == nil || lp.mark != id+1 {
-				mark(s, fName)
+				mark(word, s, fName)
 			}
 			return
 		case ns[s]:
-			mark(s, fServer)
+			mark(word, s, fServer)
 		default:
-			mark(s, fName)
+			mark(word, s, fName)
 		}
 		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s]})
 	})
 	// Stop words are matched in names only (get_me).
 	text := func(f int) func(string, bool, bool) {
 		return func(raw string, upper, _ bool) {
-			if lp := az.text(raw, upper); lp != nil {
-				lp.put(id, f)
+			if t := az.text(raw, upper); t.lp != nil {
+				t.lp.put(id, f)
+				if t.plain {
+					t.lp.putPlain(id)
+				}
 			}
 		}
 	}

@@ -37,9 +37,10 @@ var params = ranking{
 	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.6, head: 1, verb: 0.7,
+	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true,
+	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
+	state: true,
 }
 
 type ranking struct {
@@ -53,6 +54,11 @@ type ranking struct {
 	question                                bool    // whether a question reads, for the verb bonus
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
 	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
+	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
+	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
+	state                                   bool    // whether a yes-no question asks for a state
+	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
+	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
 	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
 	coord                                   float64 // how much the share of the query a tool covers scales its score
@@ -147,7 +153,9 @@ type keyword struct {
 	word, stem string
 	weight     float64
 	also       []string // the verbs a phrasal verb means (create, start for spin up)
+	sense      []string // the verbs a verb means with its object (navigate for open a page), instead of its synonyms
 	particle   bool     // the up of spin up
+	part       bool     // on or call of on-call, when oncall is a word of the pool
 	stop       bool
 	vars       []variant
 }
@@ -268,6 +276,12 @@ func (x *Index) score(text string) *scores {
 			subs := x.substrings(c)
 			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
 			for _, id := range subs {
+				// Among other keywords, the start of a longer word of
+				// the name is another word (transit of transitions, time
+				// of timezone): sql in mysql and log in worklog count.
+				if !p.single && params.wordStart && x.startsWord(id, c) {
+					continue
+				}
 				set(id, w)
 				if p.single {
 					s.tier[id] = max(s.tier[id], tierSubstring)
@@ -485,7 +499,19 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
-	kept, verb, said, told := 0, false, false, false
+	kept, verb, said, told, last := 0, false, false, false, -1
+	// head makes keyword n the query's first word when none is yet.
+	head := func(n int) {
+		k := &all[n]
+		if !verb && k.weight == 1 && !isStop(k.word) && !k.particle && !k.part && !x.serverWord(k.stem) {
+			verb = true
+			p.head = n
+			p.verb = verbClass(k.word)
+			if p.verb != noVerb {
+				p.intent = p.verb
+			}
+		}
+	}
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
 		// What a message is to say ("tell them that the build is green",
@@ -506,6 +532,8 @@ func (x *Index) plan(text string) *plan {
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
 		for _, w := range ws {
+			prev := last
+			last = -1
 			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
 				continue
 			}
@@ -526,16 +554,37 @@ func (x *Index) plan(text string) *plan {
 					}
 				}
 			}
-			if !verb && k.weight == 1 && !isStop(w) && !k.particle && !x.serverWord(k.stem) {
-				verb = true
-				p.head = len(all)
-				p.verb = verbClass(w)
-				if p.verb != noVerb {
-					p.intent = p.verb
+			// Two words written apart or hyphenated (on-call, e mail, log
+			// in) that the pool writes as one (oncall, email, login) are
+			// that word too. When one part is a stop word (on-call, log
+			// in), the pair is the word alone, and the parts weigh as stop
+			// words: on-call is no call.
+			joined := ""
+			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle {
+				joined = all[prev].word + w
+				if _, ok := x.words.get(stem(joined)); !ok || len(joined) < 5 || isStop(joined) {
+					joined = ""
 				}
 			}
+			if joined != "" && (isStop(w) || isStop(all[prev].word)) {
+				k.part = true
+				all[prev].part = true
+				if !isStop(all[prev].word) {
+					kept--
+				}
+				if p.head == prev {
+					verb, p.head, p.verb, p.intent = false, -1, noVerb, reads
+				}
+			}
+			last = len(all)
 			all = append(all, k)
-			if !isStop(w) {
+			head(last)
+			if !isStop(w) && !k.part {
+				kept++
+			}
+			if joined != "" {
+				all = append(all, keyword{word: joined, stem: stem(joined), weight: 1})
+				head(len(all) - 1)
 				kept++
 			}
 		}
@@ -552,6 +601,12 @@ func (x *Index) plan(text string) *plan {
 	// call) reads, whatever its first word.
 	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
 		p.verb = reads
+		// A yes-no question (is the door open, are the lights on) asks
+		// for a state.
+		if yesNo[all[0].word] && params.state && kept > 0 && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == "state" }) {
+			all = append(all, keyword{word: "state", stem: stem("state"), weight: params.implied})
+			kept++
+		}
 	}
 	p.single = kept == 1
 	if kept == 0 {
@@ -560,7 +615,7 @@ func (x *Index) plan(text string) *plan {
 		// Stop words stay, weighed low and matched in names only: "who am
 		// I" is get_me.
 		for i := range all {
-			if isStop(all[i].word) || all[i].particle {
+			if isStop(all[i].word) || all[i].particle || all[i].part {
 				all[i].stop, all[i].weight = true, params.stop
 			}
 		}
@@ -575,6 +630,23 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	p.meaning = max(p.meaning, 1)
+	// The sense of the query's verb, from its object: the first three
+	// words after it that are no stop words.
+	if h := p.head; h >= 0 && params.senses {
+		n := 0
+		for j := h + 1; j < len(p.kws) && n < 3 && p.kws[h].sense == nil; j++ {
+			if p.kws[j].stop {
+				continue
+			}
+			n++
+			for _, sn := range senses[p.kws[h].word] {
+				if sn.objects[p.kws[j].stem] {
+					p.kws[h].sense = sn.verbs
+					break
+				}
+			}
+		}
+	}
 	pos := 0
 	for i := range p.kws {
 		k := &p.kws[i]
@@ -598,22 +670,42 @@ func (x *Index) plan(text string) *plan {
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
 // only when its own is not in the pool and it is no stop word, the words
 // it is a prefix of (repo, repository) and, for five letters or more, the
-// words one edit away (screenshoot, screenshot).
+// words one edit away (screenshoot, screenshot), for four letters the
+// words two neighbouring letters swapped away (lsit, list). A word whose
+// stem the pool has only from words with an e the stemmer dropped (taks,
+// of take and takes) is no form of them: it reaches them as a near
+// spelling, and the near spellings too (task).
 func (x *Index) variants(k *keyword) {
-	if p, ok := x.words.get(k.stem); ok {
+	p, ok := x.words.get(k.stem)
+	doubt := ok && params.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
+	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
 	} else if !isStop(k.word) && !(params.known && x.knows(k)) { // can is no prefix of cancel
-		if len(k.stem) >= 3 {
+		if doubt {
+			k.vars = append(k.vars, variant{stem: k.stem, q: params.typo, p: p})
+		} else if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
 				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
 			})
 		}
-		if len(k.word) >= 5 {
-			x.words.near(k.stem[:2], func(key string, p *post) {
-				if len(key) >= 4 && (oneEdit(key, k.stem) || oneEdit(key, k.word)) && !strings.HasPrefix(key, k.stem) {
-					k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
+		if len(k.word) >= 4 || doubt {
+			// A near spelling starts as the word does, or with its first
+			// letters swapped (lsit, rleay).
+			st := k.stem
+			for i, pre := range []string{st[:2], st[1:2] + st[:1], st[:1] + st[2:3]} {
+				if i > 0 && (len(st) < 3 || pre == st[:2]) {
+					continue
 				}
-			})
+				x.words.near(pre, func(key string, p *post) {
+					near := oneEdit(key, st) || oneEdit(key, k.word)
+					if len(k.word) < 5 {
+						near = swapped(key, k.word)
+					}
+					if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
+						k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
+					}
+				})
+			}
 		}
 	}
 	reach := func(stems []string, q float64, loose bool) {
@@ -627,8 +719,15 @@ func (x *Index) variants(k *keyword) {
 	for _, w := range k.also {
 		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
 	}
-	reach(synonymTable[k.stem], params.synonym, false)
-	reach(relatedTable[k.stem], params.related, true)
+	for _, w := range k.sense {
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+	}
+	if k.sense != nil {
+		return
+	}
+	key := tableKey(k.word)
+	reach(synonymTable[key], params.synonym, false)
+	reach(relatedTable[key], params.related, true)
 }
 
 // knows reports whether the vocabulary reaches a word of the pool from
@@ -636,7 +735,8 @@ func (x *Index) variants(k *keyword) {
 // directions), neither cut short nor misspelled, and is not looked up
 // as a prefix (of transition) or a near spelling.
 func (x *Index) knows(k *keyword) bool {
-	for _, ss := range [][]string{synonymTable[k.stem], relatedTable[k.stem], derive(k.word)} {
+	key := tableKey(k.word)
+	for _, ss := range [][]string{synonymTable[key], relatedTable[key], derive(k.word)} {
 		for _, s := range ss {
 			if _, ok := x.words.get(s); ok {
 				return true
@@ -645,6 +745,9 @@ func (x *Index) knows(k *keyword) bool {
 	}
 	return false
 }
+
+// yesNo begin a question answered yes or no.
+var yesNo = wordSet("is", "are", "does", "do")
 
 // questionWords begin a question.
 var questionWords = wordSet("what", "which", "who", "whose", "is", "are", "does", "do", "how", "when", "where", "whats")
@@ -690,8 +793,51 @@ func tokens(text string) []token {
 		}
 		out = append(out, t)
 	}
+	sqlStatements(out)
 	return out
 }
+
+// sqlStatements marks an SQL statement written in a query (SELECT name
+// FROM orders WHERE total > 100) as a value that implies an SQL query:
+// its table and column names are the statement's, not the request's. A
+// statement starts at a capitalized SELECT, INSERT, UPDATE, DELETE or
+// WITH followed by a capitalized FROM, INTO, SET, WHERE or VALUES (a
+// SELECT or WITH reads, the others write), and
+// runs past the last of them to the first stop word written in
+// lowercase (in the local sqlite file) or the end.
+func sqlStatements(toks []token) {
+	for i := 0; i < len(toks); i++ {
+		if !sqlStart[toks[i].text] {
+			continue
+		}
+		last := -1
+		for j := i + 1; j < len(toks) && !sqlStart[toks[j].text]; j++ {
+			if sqlClause[strings.Trim(toks[j].text, "(),")] {
+				last = j
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		end := last + 1
+		for end < len(toks) && !isStop(toks[end].text) {
+			end++
+		}
+		for j := i; j < end; j++ {
+			toks[j].value = true
+		}
+		toks[i].implies = "sql query write"
+		if toks[i].text == "SELECT" || toks[i].text == "WITH" {
+			toks[i].implies = "sql query read"
+		}
+		i = end - 1
+	}
+}
+
+var (
+	sqlStart  = wordSet("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
+	sqlClause = wordSet("FROM", "INTO", "SET", "WHERE", "VALUES")
+)
 
 // valueKind names what a value token is, when its shape says: a URL, an
 // email address (whose user), a #channel, a file name or path, an owner/name
@@ -752,6 +898,17 @@ func bareName(text string) string {
 // maxKeywords bounds the work one query can cause (the host, not the
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
+
+// startsWord reports whether sub begins a longer word of tool id's own
+// name.
+func (x *Index) startsWord(id int32, sub string) bool {
+	for _, nw := range x.entry(id).own {
+		if len(nw.word) > len(sub) && strings.HasPrefix(nw.word, sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // substrings returns the tools whose compact name contains sub.
 func (x *Index) substrings(sub string) []int32 {

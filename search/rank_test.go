@@ -42,8 +42,8 @@ func TestPluralIsASignal(t *testing.T) {
 	})
 }
 
-// One edit away counts for words of five letters or more, and only when
-// the word itself is no word of the pool.
+// One edit away counts for words of five letters or more, two letters
+// swapped for four, and only when the word itself is no word of the pool.
 func TestNearSpellings(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("pw", "browser_take_screenshot", "Take a screenshot of the page."),
@@ -55,7 +55,33 @@ func TestNearSpellings(t *testing.T) {
 		t.Errorf("relay: got %v, want the relay tool alone (delay is one edit away, but relay is a word of the pool)", got)
 	}
 	if got := names(doSearch(t, tools, q("rlay"))); len(got) != 0 {
-		t.Errorf("rlay: got %v, want nothing (four letters: no near spellings)", got)
+		t.Errorf("rlay: got %v, want nothing (four letters: only two letters swapped)", got)
+	}
+	if got := names(doSearch(t, tools, q("rleay"))); len(got) != 1 {
+		t.Errorf("rleay: got %v, want the relay tool alone (two letters swapped)", got)
+	}
+	tools = append(tools, mcpTool("todo", "list_items", "List the items."))
+	wantFirst(t, tools, map[string]string{"lsit items": "mcp__todo__list_items", "lsit": "mcp__todo__list_items"})
+}
+
+// A word with no e to drop is no form of words whose e the stemmer
+// dropped: taks is not take, and reaches task, two letters swapped; a
+// real form (taking) still reaches take.
+func TestFoldedE(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pw", "browser_take_screenshot", "Take a screenshot of the page."),
+		mcpTool("todo", "get_tasks", "Get the tasks of a project."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"todo taks":           "mcp__todo__get_tasks",
+		"taks":                "mcp__todo__get_tasks",
+		"taking a screenshot": "mcp__pw__browser_take_screenshot",
+	})
+	full := params
+	defer func() { params = full }()
+	params.folds = false
+	if got := names(doSearch(t, tools, q("taks"))); len(got) > 0 && got[0] == "mcp__todo__get_tasks" {
+		t.Errorf("without folded e, taks found %v: the test does not test it", got)
 	}
 }
 
@@ -94,6 +120,133 @@ func TestSynonyms(t *testing.T) {
 		"new pull request":  "mcp__gh__create_pull_request",
 		"send message":      "mcp__chat__post_message",
 	})
+}
+
+// A noun whose stem is a verb (listing, settings, news) keeps its
+// relations to itself: the verb list does not reach products, nor new
+// headlines, while the noun still does.
+func TestNounsThatStemToVerbs(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("shop", "product_catalog", "Products."),
+		mcpTool("feed", "top_headlines", "Top headlines."),
+	}
+	for _, query := range []string{"list", "new"} {
+		if got := names(doSearch(t, tools, q(query))); len(got) != 0 {
+			t.Errorf("%s: got %v, want nothing", query, got)
+		}
+	}
+	wantFirst(t, tools, map[string]string{"listing": "mcp__shop__product_catalog", "news": "mcp__feed__top_headlines"})
+}
+
+// Two words the pool writes as one are that word: on-call is oncall, no
+// call; task list is tasklist and still task and list.
+func TestCompoundWords(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pd", "list_oncalls", "List the entries of the rotation for a schedule."),
+		mcpTool("phone", "make_call", "Place a phone call to a number."),
+		mcpTool("phone", "list_calls", "List the calls of this week."),
+		mcpTool("todo", "TaskList", "Show the list."),
+		mcpTool("todo", "list_tasks", "List the tasks."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"who is on-call this week": "mcp__pd__list_oncalls",
+		"on call":                  "mcp__pd__list_oncalls",
+		"task list":                "mcp__todo__TaskList",
+	})
+	full := params
+	defer func() { params = full }()
+	params.compound = false
+	if got := names(doSearch(t, tools, q("who is on-call this week"))); len(got) > 0 && got[0] == "mcp__pd__list_oncalls" {
+		t.Errorf("without compounds, on-call found %v: the test does not test them", got)
+	}
+}
+
+// A verb's object chooses its sense: open a pull request creates one,
+// open a file reads it, open a door unlocks it; open alone means them all.
+func TestVerbSenses(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gh", "create_pull_request", "Create a pull request."),
+		mcpTool("gh", "get_pull_request", "Get a pull request."),
+		mcpTool("fs", "read_file", "Read a file."),
+		mcpTool("fs", "create_file", "Create a file."),
+		mcpTool("home", "unlock", "Unlock a lock or a door."),
+		mcpTool("home", "get_door_state", "Get the state of a door."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"open a pull request": "mcp__gh__create_pull_request",
+		"open a file":         "mcp__fs__read_file",
+		"open the door":       "mcp__home__unlock",
+	})
+	full := params
+	defer func() { params = full }()
+	params.senses = false
+	got := []string{
+		names(doSearch(t, tools, q("open a pull request")))[0],
+		names(doSearch(t, tools, q("open a file")))[0],
+		names(doSearch(t, tools, q("open the door")))[0],
+	}
+	if slices.Equal(got, []string{"mcp__gh__create_pull_request", "mcp__fs__read_file", "mcp__home__unlock"}) {
+		t.Errorf("without senses the same tools come first (%v): the test does not test them", got)
+	}
+}
+
+// An SQL statement in a query is a value that implies an SQL query, a
+// read for SELECT: its tables and columns pull no tools of their own.
+func TestSQLStatementsAreValues(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("sqlite", "read_query", "Execute a SELECT query on the SQLite database."),
+		mcpTool("sqlite", "write_query", "Execute an INSERT, UPDATE or DELETE query."),
+		mcpTool("shop", "list_orders", "List the orders of the shop, with their totals."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"SELECT id, total FROM orders WHERE total > 100":         "mcp__sqlite__read_query",
+		"UPDATE orders SET total = 0 WHERE id = 7 in the sqlite": "mcp__sqlite__write_query",
+		"select the orders with a total over 100":                "mcp__shop__list_orders",
+	})
+}
+
+// Among other keywords, a keyword that begins a longer word of a name is
+// no substring match there (transit is no transition), while one inside a
+// compound still is (sql in mysql); alone, it keeps the substring tier
+// (SRCH-5).
+func TestWordStartsAreNoSubstrings(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("jira", "getTransitions", "Get the available moves of an issue."),
+		mcpTool("maps", "directions", "Get directions between two points by car, on foot or by transit."),
+		mcpTool("db", "mysql_query", "Run a statement."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"get there by transit": "mcp__maps__directions",
+		"transit":              "mcp__jira__getTransitions",
+	})
+	if got := names(doSearch(t, tools, q("run sql"))); len(got) == 0 || got[0] != "mcp__db__mysql_query" {
+		t.Errorf("run sql: got %v, want mysql_query first", got)
+	}
+	full := params
+	defer func() { params = full }()
+	params.wordStart = false
+	if got := names(doSearch(t, tools, q("get there by transit"))); len(got) > 0 && got[0] == "mcp__maps__directions" {
+		t.Errorf("without the rule directions still comes first (%v): the test does not test it", got)
+	}
+}
+
+// A yes-no question asks for a state: are the doors unlocked reads the
+// state, it does not unlock them.
+func TestYesNoQuestionsAskForAState(t *testing.T) {
+	tools := []pool.Tool{
+		annotated(mcpTool("home", "turn_on", "Turns on/opens a device or entity."), false, false),
+		annotated(mcpTool("home", "get_context", "Real-time information about the current state of devices, sensors and areas."), true, false),
+	}
+	wantFirst(t, tools, map[string]string{
+		"are the doors unlocked": "mcp__home__get_context",
+		"open the garage door":   "mcp__home__turn_on",
+	})
+	full := params
+	defer func() { params = full }()
+	params.state = false
+	if got := names(doSearch(t, tools, q("are the doors unlocked"))); len(got) > 0 && got[0] == "mcp__home__get_context" {
+		t.Errorf("without the rule get_context still comes first (%v): the test does not test it", got)
+	}
 }
 
 // What looks like an argument weighs as a value: quoted text, #channels,

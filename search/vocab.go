@@ -381,14 +381,33 @@ var narrower = map[string][]string{
 	"reschedule":   {"update", "event"},
 	"rsvp":         {"respond", "event"},
 	"forward":      {"send"},
-	"resend":       {"send"},
-	"drive":        {"direction", "route"},
-	"commute":      {"direction", "route"},
-	"restaurant":   {"place"},
-	"cafe":         {"place"},
-	"hotel":        {"place"},
-	"subscriber":   {"contact", "member"},
-	"audience":     {"contact", "member"},
+	// Telling someone on a thread or a ticket is replying or commenting
+	// there.
+	"tell":       {"reply", "comment"},
+	"resend":     {"send"},
+	"drive":      {"direction", "route"},
+	"commute":    {"direction", "route"},
+	"restaurant": {"place"},
+	"cafe":       {"place"},
+	"hotel":      {"place"},
+	"subscriber": {"contact", "member"},
+	// A smart home's things are devices; a door, gate, blind or shutter
+	// is what home automation calls a cover.
+	"door":       {"cover", "device"},
+	"garage":     {"cover", "device"},
+	"gate":       {"cover", "device"},
+	"blind":      {"cover", "device"},
+	"shutter":    {"cover", "device"},
+	"curtain":    {"cover", "device"},
+	"awning":     {"cover", "device"},
+	"fan":        {"device"},
+	"plug":       {"device"},
+	"sensor":     {"device"},
+	"appliance":  {"device"},
+	"thermostat": {"device"},
+	"lamp":       {"device"},
+	"speaker":    {"device", "player"},
+	"audience":   {"contact", "member"},
 }
 
 // phrasal maps a verb and its particle to the verbs the pair means, the
@@ -422,6 +441,37 @@ var phrasal = map[string][]string{
 	"write down": {"create", "note", "write"}, "lock out": {"suspend", "lock"},
 	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
+}
+
+// senses are the meanings of a verb that depend on its object: open a
+// page visits it, open a file reads it, open a pull request creates it,
+// open a door unlocks it. When one of the first words after the verb is
+// one of a sense's objects, the verb means that sense's verbs (and their
+// synonyms) instead of all of its synonyms.
+var senses = map[string][]sense{
+	"open": {
+		{objects: stemSet("page", "webpage", "url", "link", "site", "website", "tab", "browser"), verbs: []string{"navigate", "visit", "goto"}},
+		{objects: stemSet("file", "document", "doc", "pdf", "spreadsheet", "attachment", "notebook", "folder", "directory"), verbs: []string{"read", "view"}},
+		{objects: stemSet("pr", "pull", "issue", "ticket", "bug", "case", "incident", "account", "branch"), verbs: []string{"create", "new"}},
+		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "window", "cover"), verbs: []string{"unlock", "turn", "enable"}},
+	},
+	"close": {
+		{objects: stemSet("page", "webpage", "tab", "browser", "window", "popup", "dialog"), verbs: []string{"close"}},
+		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "cover"), verbs: []string{"lock", "disable"}},
+	},
+}
+
+type sense struct {
+	objects map[string]bool // stems
+	verbs   []string
+}
+
+func stemSet(ws ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[stem(w)] = true
+	}
+	return out
 }
 
 // derive returns, as stems, the verbs a noun derives from: deploy for
@@ -477,12 +527,23 @@ func forms(word string, out []string) []string {
 	return out
 }
 
+// tableKey is the key a word's relations are found under: its stem, or
+// the word itself when the stem is another word's, a verb's (listing,
+// settings, news and tracking stem to list, set, new and track): the
+// verb must not reach products, options or headlines.
+func tableKey(w string) string {
+	if s := stem(w); s == w || verbClass(s) == noVerb {
+		return s
+	}
+	return w
+}
+
 // synonymTable maps each stem to the stems of its synonyms and of the
 // broader words it reaches; relatedTable to the stems of looser
 // relations. Both are built once.
 var synonymTable, relatedTable = func() (map[string][]string, map[string][]string) {
 	link := func(out map[string][]string, a, b string) {
-		if sa, sb := stem(a), stem(b); sa != sb && !slices.Contains(out[sa], sb) {
+		if sa, sb := tableKey(a), stem(b); sa != sb && stem(a) != sb && !slices.Contains(out[sa], sb) {
 			out[sa] = append(out[sa], sb)
 		}
 	}

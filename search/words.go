@@ -147,16 +147,7 @@ func stem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:len(w)-1]
-	}
+	w = singular(w)
 	switch {
 	case strings.HasSuffix(w, "ing") && len(w) >= 6:
 		w = undouble(w[:len(w)-3])
@@ -168,6 +159,36 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// singular folds a plural as stem does, and nothing else.
+func singular(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// foldsE reports whether stem drops the final e of w, after its plural
+// (take, takes, notes): such a stem is also that of words with no e
+// (taks), which are no forms of w.
+func foldsE(w string) bool {
+	s := singular(w)
+	return len(s) >= 4 && strings.HasSuffix(s, "e") && stem(w) == s[:len(s)-1]
+}
+
+// bareStem reports whether w's stem is w as written, less a plural: no
+// ending was dropped (taks, task; not taking, take).
+func bareStem(w string) bool { return stem(w) == singular(w) }
 
 // undouble drops the doubled consonant that -ing and -ed leave (running,
 // stopped), keeping ll, ss and zz (pulling, passed).
@@ -249,7 +270,8 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"unsubscribe", "sync", "activate", "deactivate", "react", "pay", "snooze", "invite",
 	"grant", "upsert", "convert", "translate", "revert", "restore", "connect",
 	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
-	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag")
+	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
+	"tell", "inform", "respond", "answer", "leave")
 
 // runVerbs run something that may read or write: they say nothing.
 var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
@@ -282,6 +304,20 @@ func wordSet(ws ...string) map[string]bool {
 		out[w] = true
 	}
 	return out
+}
+
+// swapped reports whether a and b differ by two neighbouring letters
+// swapped (taks, task): for short words, the one near spelling that is
+// rarely another word.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // oneEdit reports whether a and b are at most one edit apart: one letter
