@@ -7,12 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/execlua/execlua/internal/cputime"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/render"
 )
@@ -530,11 +530,11 @@ func BenchmarkQueryLatency10k(b *testing.B) {
 // cpuTime is the process's CPU time (user and system): on a shared
 // machine it says what a benchmark cost better than the wall clock does.
 func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	d, err := cputime.Process()
+	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
 // loopCPU runs f in b.Loop and reports its CPU time per iteration.

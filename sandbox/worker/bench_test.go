@@ -13,10 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/execlua/execlua/internal/cputime"
 	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/sandbox"
 )
@@ -158,9 +158,8 @@ func BenchmarkNestedCall(b *testing.B) {
 
 // hostCPU is the CPU this process has used.
 func hostCPU() time.Duration {
-	var u syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }
 
 // processCPU is the CPU process pid has used, from /proc (in clock ticks
