@@ -168,7 +168,11 @@ type run struct {
 	calling   string
 	callStart time.Time
 
+	// pending holds the calls submitted and not collected yet, but for
+	// the latest (keep).
 	pending   map[int]*pending
+	latest    *pending
+	latestID  int
 	nextID    int
 	ids       []int      // of the last yield, reused
 	todo      []*pending // of the last perform, reused
@@ -199,7 +203,7 @@ type run struct {
 // waits for that; a VM held in the compiler or in a funnel that ignores
 // its context is left behind (see leave).
 func Run(ctx context.Context, req Request, opts *Options) Outcome {
-	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx, pending: map[int]*pending{}}
+	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx}
 	if err := ctx.Err(); err != nil {
 		return r.outcome(canceled(ctx))
 	}
@@ -389,12 +393,12 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 			}
 			return r.scriptError(err)
 		}
-		r.clock.pause()
+		paused := r.clock.pause()
 		args = nil
 		ids, direct, calls := r.st.ToolYield(values, r.ids[:0])
 		if calls {
 			r.ids = ids
-			r.perform(ids)
+			r.perform(ids, paused)
 			if direct {
 				args = r.st.Answer(ids[0])
 			}

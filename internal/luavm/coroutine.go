@@ -53,9 +53,9 @@ func (s *State) InstallPrelude(host Host) {
 		return libraries()["coroutine"][name].(*glua.LFunction).GFunction
 	}
 	create, resume, yield := orig("create"), orig("resume"), orig("yield")
-	prim := L.CreateTable(0, 16)
-	prim.RawSetString("search_name", glua.LString(toolname.ToolSearch))
-	prim.RawSetString("parallel_name", glua.LString(toolname.Parallel))
+	prim := newObject(24)
+	setName(prim, "search_name", glua.LString(toolname.ToolSearch))
+	setName(prim, "parallel_name", glua.LString(toolname.Parallel))
 	s.register(prim, map[string]glua.LGFunction{
 		"create": func(L *glua.LState) int {
 			s.coroutines++
@@ -142,7 +142,13 @@ func (s *State) InstallPrelude(host Host) {
 		// driver resumes it with its output. Where no yield can reach the
 		// driver, it performs the call on the spot.
 		"call": func(L *glua.LState) int {
-			id, err := s.host.Submit(L, L.CheckString(1), L.Get(2))
+			name, args := L.CheckString(1), L.Get(2)
+			if args == s.tools {
+				L.Push(glua.LFalse)
+				L.Push(glua.LString("call tools." + name + "{...} with a dot, not a colon: tools:" + name + " passes the tools table as the arguments"))
+				return 2
+			}
+			id, err := s.host.Submit(L, name, args)
 			if err != nil {
 				L.Push(glua.LFalse)
 				L.Push(glua.LString(err.Error()))
@@ -173,17 +179,41 @@ func (s *State) InstallPrelude(host Host) {
 			return 1
 		},
 	})
-	prim.RawSetString("null", s.null)
+	setName(prim, "null", s.null)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	L.Push(s.mark)
 	L.Push(s.yieldErr)
 	L.Push(prim)
 	L.Push(L.G.Global)
-	L.Call(4, 1)
-	hooks := L.Get(-1).(*glua.LTable)
-	L.Pop(1)
-	s.toolGuard = hooks.RawGetString("tool_guard")
-	s.setMain = hooks.RawGetString("set_main")
+	L.Call(4, 4)
+	s.tools, s.callers = L.Get(-4).(*glua.LTable), L.Get(-3).(*glua.LTable)
+	s.index, s.setMain = L.Get(-2), L.Get(-1)
+	L.Pop(4)
+}
+
+// toolField is (tool) in compile.go: tools.name(...) reads name off t and
+// fails in plain words when it is nil. A name the script reached before,
+// on the tools table it was given, is one look-up here; anything else
+// is read through the prelude's index, as t[name] would.
+func (s *State) toolField(L *glua.LState) int {
+	t, name := L.Get(1), L.CheckString(2)
+	var f glua.LValue = glua.LNil
+	if t == s.tools && s.tools.RawGetString(name) == glua.LNil {
+		f = s.callers.RawGetString(name)
+	}
+	if f == glua.LNil {
+		L.Push(s.index)
+		L.Push(t)
+		L.Push(glua.LString(name))
+		L.Call(2, 1)
+		f = L.Get(-1)
+		L.Pop(1)
+	}
+	if f == glua.LNil {
+		L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
+	}
+	L.Push(f)
+	return 1
 }
 
 // NameOverflow gives gopher-lua's "lua callstack overflow", which names no

@@ -104,9 +104,10 @@ type State struct {
 	// yieldErr is what the driver resumes a script's own top-level yield
 	// with; the yield wrapper turns it into the error C Lua raises.
 	yieldErr *glua.LTable
-	// toolGuard and setMain are functions of the prelude the Go side calls.
-	toolGuard glua.LValue
-	setMain   glua.LValue
+	// index and setMain are functions of the prelude the Go side calls;
+	// tools is the tools table and callers the cache it reads through.
+	index, setMain glua.LValue
+	tools, callers *glua.LTable
 	// host carries out the tool calls (InstallPrelude).
 	host      Host
 	answerBuf [2]glua.LValue
@@ -277,9 +278,10 @@ func (s *State) openLibs() {
 	// Our own functions go in first; the template fills in the rest. The
 	// coroutine library is the prelude's to build (InstallPrelude).
 	tables := map[string]*glua.LTable{"_G": globals}
+	presize(globals, len(libs["_G"])+globalsAdded)
 	for _, lib := range []string{"string", "table", "math"} {
-		tables[lib] = L.CreateTable(0, len(libs[lib]))
-		globals.RawSetString(lib, tables[lib])
+		tables[lib] = newObject(len(libs[lib]) + libraryAdded)
+		setName(globals, lib, tables[lib])
 	}
 	s.register(globals, map[string]glua.LGFunction{
 		"print":        s.print,
@@ -304,19 +306,28 @@ func (s *State) openLibs() {
 			if fn, ok := v.(*glua.LFunction); ok {
 				v = L.NewFunction(fn.GFunction)
 			}
-			t.RawSetString(name, v)
+			setName(t, name, v)
 		}
 	}
 	s.next = globals.RawGetString("next")
 	s.ipairsNext = L.NewFunction(ipairsStep)
-	globals.RawSetString("_G", globals)
-	globals.RawSetString("_VERSION", glua.LString(glua.LuaVersion))
+	setName(globals, "_G", globals)
+	setName(globals, "_VERSION", glua.LString(glua.LuaVersion))
 }
 
-// register sets Go functions on t, each guarded against Go panics.
+// Room for what a state adds to the template's members: its own
+// functions in a library table, and in the globals its own functions,
+// the libraries, _G, _VERSION and the prelude's (it adds six).
+const (
+	libraryAdded = 4
+	globalsAdded = 24
+)
+
+// register sets Go functions on t, a table of the state's own (setName),
+// each guarded against Go panics.
 func (s *State) register(t *glua.LTable, fns map[string]glua.LGFunction) {
 	for name, fn := range fns {
-		t.RawSetString(name, s.L.NewFunction(guard(name, fn)))
+		setName(t, name, s.L.NewFunction(guard(name, fn)))
 	}
 }
 
@@ -746,7 +757,7 @@ func (s *State) pairs(L *glua.LState) int {
 
 func (s *State) openMath(math *glua.LTable) {
 	// gopher-lua's math.huge is the largest float; Lua's is infinity.
-	math.RawSetString("huge", glua.LNumber(gomath.Inf(1)))
+	setName(math, "huge", glua.LNumber(gomath.Inf(1)))
 	// The per-state generator keeps math.randomseed from reseeding the
 	// host's global one.
 	s.register(math, map[string]glua.LGFunction{
