@@ -42,7 +42,7 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 	if err != nil {
 		return 0, r.refuse(err)
 	}
-	r.calls = append(r.calls, name)
+	r.record(name)
 	if r.req.OnCall != nil {
 		r.req.OnCall(name)
 	}
@@ -63,6 +63,38 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 		p.out, p.err = Output{Structured: res}, err
 	}
 	return r.nextID, nil
+}
+
+// record adds a call to the run's list, as an index into the names
+// called: a run of many calls grows a list that holds no pointers, which
+// the GC neither scans nor has to be told about when it is copied.
+func (r *run) record(name string) {
+	i := r.lastName
+	if len(r.names) == 0 || r.names[i] != name {
+		var ok bool
+		if i, ok = r.nameIndex[name]; !ok {
+			if r.nameIndex == nil {
+				r.nameIndex = map[string]int32{}
+			}
+			i = int32(len(r.names))
+			r.names = append(r.names, name)
+			r.nameIndex[name] = i
+		}
+		r.lastName = i
+	}
+	r.calls = append(r.calls, i)
+}
+
+// callNames is the run's calls by name, in order.
+func (r *run) callNames() []string {
+	if len(r.calls) == 0 {
+		return nil
+	}
+	out := make([]string, len(r.calls))
+	for i, n := range r.calls {
+		out[i] = r.names[n]
+	}
+	return out
 }
 
 // keep, find and drop hold the submitted calls by id until collected.

@@ -170,14 +170,18 @@ type run struct {
 
 	// pending holds the calls submitted and not collected yet, but for
 	// the latest (keep).
-	pending   map[int]*pending
-	latest    *pending
-	latestID  int
-	nextID    int
-	ids       []int      // of the last yield, reused
-	todo      []*pending // of the last perform, reused
-	spare     []*pending // collected, for reuse
-	calls     []string
+	pending  map[int]*pending
+	latest   *pending
+	latestID int
+	nextID   int
+	ids      []int      // of the last yield, reused
+	todo     []*pending // of the last perform, reused
+	spare    []*pending // collected, for reuse
+	// calls are the calls made, as indexes into names (record).
+	calls     []int32
+	names     []string
+	nameIndex map[string]int32
+	lastName  int32
 	abandoned []string
 	callErrs  []error
 	waited    time.Duration
@@ -453,7 +457,7 @@ func (r *run) outcome(err error) Outcome {
 		err = r.result(&out)
 	}
 	out.Log, out.LogChars, out.Lines = r.log.String(), r.logChars, r.lines
-	out.Calls, out.Abandoned, out.Images, out.DroppedImages = r.calls, r.abandoned, r.images, r.dropped
+	out.Calls, out.Abandoned, out.Images, out.DroppedImages = r.callNames(), r.abandoned, r.images, r.dropped
 	out.Timings = Timings{Compile: r.compiled, ToolWait: r.waited}
 	if r.clock != nil {
 		r.clock.pause() // the run is over: rendering the result was its last step

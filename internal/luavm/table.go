@@ -55,16 +55,38 @@ func partsOf(t *glua.LTable) tableParts {
 }
 
 // newObject makes a table for n string keys, its parts sized for them.
+// A small table's key list is allocated with the table itself: most
+// objects of tool output have a few keys.
 func newObject(n int) *glua.LTable {
-	t := &glua.LTable{Metatable: glua.LNil}
-	if n == 0 {
-		return t
+	var t *glua.LTable
+	var keys []glua.LValue
+	switch {
+	case n == 0:
+		return &glua.LTable{Metatable: glua.LNil}
+	case n <= 2:
+		o := &withKeys[[2]glua.LValue]{}
+		t, keys = &o.t, o.keys[:0]
+	case n <= 4:
+		o := &withKeys[[4]glua.LValue]{}
+		t, keys = &o.t, o.keys[:0]
+	case n <= 8:
+		o := &withKeys[[8]glua.LValue]{}
+		t, keys = &o.t, o.keys[:0]
+	default:
+		t, keys = &glua.LTable{}, make([]glua.LValue, 0, n)
 	}
+	t.Metatable = glua.LNil
 	parts := partsOf(t)
 	*parts.strdict = make(map[string]glua.LValue, n)
-	*parts.keys = make([]glua.LValue, 0, n)
+	*parts.keys = keys
 	*parts.k2i = make(map[glua.LValue]int, n)
 	return t
+}
+
+// withKeys is a table and the room of its key list, in one allocation.
+type withKeys[A any] struct {
+	t    glua.LTable
+	keys A
 }
 
 // setField is RawSetString on a table from newObject, with the key boxed
