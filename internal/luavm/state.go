@@ -283,17 +283,17 @@ func (s *State) openLibs() {
 		tables[lib] = newObject(len(libs[lib]) + libraryAdded)
 		setName(globals, lib, tables[lib])
 	}
-	s.register(globals, map[string]glua.LGFunction{
-		"print":        s.print,
-		"error":        s.error,
-		"tostring":     s.tostring,
-		"getmetatable": s.getmetatable,
-		"setmetatable": s.setmetatable,
-		"unpack":       s.unpack,
-		"ipairs":       s.ipairs,
-		"pairs":        s.pairs,
-		"rawset":       s.rawset,
-		"tonumber":     tonumber,
+	s.register(globals, []namedFunction{
+		{"print", s.print},
+		{"error", s.error},
+		{"tostring", s.tostring},
+		{"getmetatable", s.getmetatable},
+		{"setmetatable", s.setmetatable},
+		{"unpack", s.unpack},
+		{"ipairs", s.ipairs},
+		{"pairs", s.pairs},
+		{"rawset", s.rawset},
+		{"tonumber", tonumber},
 	})
 	s.openString(tables["string"])
 	s.openTable(tables["table"])
@@ -325,10 +325,16 @@ const (
 
 // register sets Go functions on t, a table of the state's own (setName),
 // each guarded against Go panics.
-func (s *State) register(t *glua.LTable, fns map[string]glua.LGFunction) {
-	for name, fn := range fns {
-		setName(t, name, s.L.NewFunction(guard(name, fn)))
+func (s *State) register(t *glua.LTable, fns []namedFunction) {
+	for _, f := range fns {
+		setName(t, f.name, s.L.NewFunction(guard(f.name, f.fn)))
 	}
+}
+
+// namedFunction is a Go function of a library table, by name.
+type namedFunction struct {
+	name string
+	fn   glua.LGFunction
 }
 
 // callStackOverflow is what gopher-lua panics with when a call from Go
@@ -760,10 +766,10 @@ func (s *State) openMath(math *glua.LTable) {
 	setName(math, "huge", glua.LNumber(gomath.Inf(1)))
 	// The per-state generator keeps math.randomseed from reseeding the
 	// host's global one.
-	s.register(math, map[string]glua.LGFunction{
+	s.register(math, []namedFunction{
 		// C Lua's arithmetic in floats: an interval such as -2^62..2^62
 		// would overflow an int.
-		"random": func(L *glua.LState) int {
+		{"random", func(L *glua.LState) int {
 			r := s.rng.Float64()
 			var lo, hi float64
 			switch L.GetTop() {
@@ -783,11 +789,11 @@ func (s *State) openMath(math *glua.LTable) {
 			}
 			L.Push(glua.LNumber(gomath.Floor(r*(hi-lo+1)) + lo))
 			return 1
-		},
-		"randomseed": func(L *glua.LState) int {
+		}},
+		{"randomseed", func(L *glua.LState) int {
 			seed := uint64(L.CheckInt64(1))
 			s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 			return 0
-		},
+		}},
 	})
 }
