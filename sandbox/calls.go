@@ -42,14 +42,14 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 	if err != nil {
 		return 0, r.refuse(err)
 	}
-	r.calls = append(r.calls, name)
+	r.record(name)
 	if r.req.OnCall != nil {
 		r.req.OnCall(name)
 	}
 	r.nextID++
 	p := r.newPending()
 	p.call = Call{Name: name, Args: encoded}
-	r.pending[r.nextID] = p
+	r.keep(r.nextID, p)
 	switch {
 	case len(r.calls) > r.opts.MaxCalls:
 		p.done, p.err = true, &CallLimitError{Limit: r.opts.MaxCalls}
@@ -63,6 +63,66 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 		p.out, p.err = Output{Structured: res}, err
 	}
 	return r.nextID, nil
+}
+
+// record adds a call to the run's list, as an index into the names
+// called: a run of many calls grows a list that holds no pointers, which
+// the GC neither scans nor has to be told about when it is copied.
+func (r *run) record(name string) {
+	i := r.lastName
+	if len(r.names) == 0 || r.names[i] != name {
+		var ok bool
+		if i, ok = r.nameIndex[name]; !ok {
+			if r.nameIndex == nil {
+				r.nameIndex = map[string]int32{}
+			}
+			i = int32(len(r.names))
+			r.names = append(r.names, name)
+			r.nameIndex[name] = i
+		}
+		r.lastName = i
+	}
+	r.calls = append(r.calls, i)
+}
+
+// callNames is the run's calls by name, in order.
+func (r *run) callNames() []string {
+	if len(r.calls) == 0 {
+		return nil
+	}
+	out := make([]string, len(r.calls))
+	for i, n := range r.calls {
+		out[i] = r.names[n]
+	}
+	return out
+}
+
+// keep, find and drop hold the submitted calls by id until collected.
+// The latest is held apart from the map: most calls are made one at a
+// time and collected before the next, and then no map is touched.
+func (r *run) keep(id int, p *pending) {
+	if r.latest != nil {
+		if r.pending == nil {
+			r.pending = map[int]*pending{}
+		}
+		r.pending[r.latestID] = r.latest
+	}
+	r.latestID, r.latest = id, p
+}
+
+func (r *run) find(id int) *pending {
+	if r.latest != nil && r.latestID == id {
+		return r.latest
+	}
+	return r.pending[id]
+}
+
+func (r *run) drop(id int) {
+	if r.latest != nil && r.latestID == id {
+		r.latest = nil
+		return
+	}
+	delete(r.pending, id)
 }
 
 // newPending and recycle keep the records of collected calls for reuse:
@@ -113,7 +173,7 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 		}
 		schema = r.searchSchema
 	}
-	encoded, err := luavm.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
+	encoded, err := r.st.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 	if err == nil && encoded[0] != '{' {
 		// A sequence, or tools.null: MCP arguments are one object.
 		return nil, fmt.Errorf("tools.%s takes one table of named arguments, not a list: call it as tools.%s{ name = value, ... }", name, name)
@@ -129,13 +189,13 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 // (leave); several fan out, and perform returns early when the run is
 // stopped, naming those still out as abandoned. The VM then fails at its
 // next instruction.
-func (r *run) perform(ids []int) {
+func (r *run) perform(ids []int, paused time.Time) {
 	if r.budget.Err() != nil {
 		return
 	}
 	todo := r.todo[:0]
 	for _, id := range ids {
-		if p := r.pending[id]; p != nil && !p.done {
+		if p := r.find(id); p != nil && !p.done {
 			todo = append(todo, p)
 		}
 	}
@@ -143,7 +203,7 @@ func (r *run) perform(ids []int) {
 	if len(todo) == 0 {
 		return
 	}
-	r.callStart = time.Now()
+	r.callStart = paused
 	if r.opts.MaxNestedWait > 0 {
 		capped := time.AfterFunc(r.opts.MaxNestedWait-r.waited, func() {
 			r.stop(&NestedWaitError{Limit: r.opts.MaxNestedWait})
@@ -199,9 +259,9 @@ func (r *run) call(ctx context.Context, p *pending) {
 // performNow is perform for a call made where no yield can reach the
 // driver: the VM is blocked in a Go frame, so the clock is stopped here.
 func (r *run) performNow(ids []int) {
-	r.clock.pause()
+	paused := r.clock.pause()
 	defer r.clock.start()
-	r.perform(ids)
+	r.perform(ids, paused)
 	if err := r.stopReason(); err != nil {
 		r.st.L.RaiseError("%s", err.Error())
 	}
@@ -214,8 +274,8 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 		// The call may have been abandoned, its goroutine still writing.
 		return glua.LNil, err
 	}
-	p := r.pending[id]
-	delete(r.pending, id)
+	p := r.find(id)
+	r.drop(id)
 	if p == nil || !p.done {
 		return glua.LNil, fmt.Errorf("the call was not performed")
 	}
@@ -238,7 +298,7 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 		}
 		return v, nil
 	case len(p.out.Structured) > 0:
-		v, err := luavm.FromJSON(L, p.out.Structured)
+		v, err := r.st.FromJSON(L, p.out.Structured)
 		if err != nil {
 			return glua.LNil, fmt.Errorf("%s returned structured content that is not valid JSON", p.call.Name)
 		}

@@ -53,14 +53,17 @@ func (c *clock) start() {
 	}
 }
 
-func (c *clock) pause() {
+// pause stops the clock and returns the time it read, for the run to
+// time the wait that follows from the same instant.
+func (c *clock) pause() time.Time {
+	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.running {
-		return
+	if c.running {
+		c.running = false
+		c.remaining -= now.Sub(c.started)
 	}
-	c.running = false
-	c.remaining -= time.Since(c.started)
+	return now
 }
 
 // halt pauses the clock for good, at the end of the run. A stopped timer

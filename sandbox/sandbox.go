@@ -168,12 +168,20 @@ type run struct {
 	calling   string
 	callStart time.Time
 
-	pending   map[int]*pending
-	nextID    int
-	ids       []int      // of the last yield, reused
-	todo      []*pending // of the last perform, reused
-	spare     []*pending // collected, for reuse
-	calls     []string
+	// pending holds the calls submitted and not collected yet, but for
+	// the latest (keep).
+	pending  map[int]*pending
+	latest   *pending
+	latestID int
+	nextID   int
+	ids      []int      // of the last yield, reused
+	todo     []*pending // of the last perform, reused
+	spare    []*pending // collected, for reuse
+	// calls are the calls made, as indexes into names (record).
+	calls     []int32
+	names     []string
+	nameIndex map[string]int32
+	lastName  int32
 	abandoned []string
 	callErrs  []error
 	waited    time.Duration
@@ -199,7 +207,7 @@ type run struct {
 // waits for that; a VM held in the compiler or in a funnel that ignores
 // its context is left behind (see leave).
 func Run(ctx context.Context, req Request, opts *Options) Outcome {
-	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx, pending: map[int]*pending{}}
+	r := &run{opts: opts.withDefaults(), req: req, ctx: ctx}
 	if err := ctx.Err(); err != nil {
 		return r.outcome(canceled(ctx))
 	}
@@ -389,12 +397,12 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 			}
 			return r.scriptError(err)
 		}
-		r.clock.pause()
+		paused := r.clock.pause()
 		args = nil
 		ids, direct, calls := r.st.ToolYield(values, r.ids[:0])
 		if calls {
 			r.ids = ids
-			r.perform(ids)
+			r.perform(ids, paused)
 			if direct {
 				args = r.st.Answer(ids[0])
 			}
@@ -449,7 +457,7 @@ func (r *run) outcome(err error) Outcome {
 		err = r.result(&out)
 	}
 	out.Log, out.LogChars, out.Lines = r.log.String(), r.logChars, r.lines
-	out.Calls, out.Abandoned, out.Images, out.DroppedImages = r.calls, r.abandoned, r.images, r.dropped
+	out.Calls, out.Abandoned, out.Images, out.DroppedImages = r.callNames(), r.abandoned, r.images, r.dropped
 	out.Timings = Timings{Compile: r.compiled, ToolWait: r.waited}
 	if r.clock != nil {
 		r.clock.pause() // the run is over: rendering the result was its last step

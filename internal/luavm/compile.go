@@ -589,7 +589,7 @@ func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 	args := make([]glua.LValue, len(hidden))
 	args[hiddenConcat] = L.NewFunction(guard("..", s.concatValues))
 	args[hiddenRemoved] = L.NewFunction(s.removedError)
-	args[hiddenTool] = s.toolGuard
+	args[hiddenTool] = L.NewFunction(guard("tools", s.toolField))
 	args[hiddenResult] = L.NewFunction(func(L *glua.LState) int {
 		s.results = make([]glua.LValue, L.GetTop())
 		for i := range s.results {

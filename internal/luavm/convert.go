@@ -144,8 +144,15 @@ type encoder struct {
 // "args"). The schema, which may be nil, decides only whether an empty
 // table is [] or {}. It never invokes a metamethod.
 func ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
+	return stateOf(L).ToJSON(L, v, schema, name, maxBytes)
+}
+
+// ToJSON is the package's ToJSON for a value of this state's, run on its
+// thread L, without looking the state up (a nested call encodes its
+// arguments this way). s may be nil: a state this package did not make.
+func (s *State) ToJSON(L *glua.LState, v glua.LValue, schema *Schema, name string, maxBytes int) ([]byte, error) {
 	var e *encoder
-	if s := stateOf(L); s != nil {
+	if s != nil {
 		// One at a time per state: the walk calls no Lua.
 		e = &s.args
 		e.init(L, s, math.MaxInt)

@@ -53,11 +53,11 @@ func (s *State) InstallPrelude(host Host) {
 		return libraries()["coroutine"][name].(*glua.LFunction).GFunction
 	}
 	create, resume, yield := orig("create"), orig("resume"), orig("yield")
-	prim := L.CreateTable(0, 16)
-	prim.RawSetString("search_name", glua.LString(toolname.ToolSearch))
-	prim.RawSetString("parallel_name", glua.LString(toolname.Parallel))
-	s.register(prim, map[string]glua.LGFunction{
-		"create": func(L *glua.LState) int {
+	prim := newObject(24)
+	setName(prim, "search_name", glua.LString(toolname.ToolSearch))
+	setName(prim, "parallel_name", glua.LString(toolname.Parallel))
+	s.register(prim, []namedFunction{
+		{"create", func(L *glua.LState) int {
 			s.coroutines++
 			if s.coroutines > s.opts.MaxCoroutines {
 				L.RaiseError("too many coroutines (the limit is %d per run)", s.opts.MaxCoroutines)
@@ -67,14 +67,14 @@ func (s *State) InstallPrelude(host Host) {
 				s.shareContext(th)
 			}
 			return n
-		},
-		"thread": s.thread,
-		"first":  s.first,
-		"release": func(L *glua.LState) int {
+		}},
+		{"thread", s.thread},
+		{"first", s.first},
+		{"release", func(L *glua.LState) int {
 			s.release(L.CheckThread(1))
 			return 0
-		},
-		"resume": func(L *glua.LState) int {
+		}},
+		{"resume", func(L *glua.LState) int {
 			s.enter(L)
 			n := resume(L)
 			s.leave()
@@ -82,12 +82,12 @@ func (s *State) InstallPrelude(host Host) {
 				L.Replace(-n+1, StripPrelude(L.Get(-n+1)))
 			}
 			return n
-		},
-		"isgo": func(L *glua.LState) int {
+		}},
+		{"isgo", func(L *glua.LState) int {
 			L.Push(glua.LBool(L.CheckFunction(1).IsG))
 			return 1
-		},
-		"adopt": func(L *glua.LState) int {
+		}},
+		{"adopt", func(L *glua.LState) int {
 			co := L.CheckThread(1)
 			if parent, ok := L.Get(2).(*glua.LState); ok {
 				s.owners[co] = parent
@@ -95,8 +95,8 @@ func (s *State) InstallPrelude(host Host) {
 				delete(s.owners, co)
 			}
 			return 0
-		},
-		"logical": func(L *glua.LState) int {
+		}},
+		{"logical", func(L *glua.LState) int {
 			co := L.Get(1)
 			for {
 				th, ok := co.(*glua.LState)
@@ -107,20 +107,20 @@ func (s *State) InstallPrelude(host Host) {
 			}
 			L.Push(co)
 			return 1
-		},
-		"status":  orig("status"),
-		"running": orig("running"),
-		"yield": func(L *glua.LState) int {
+		}},
+		{"status", orig("status")},
+		{"running", orig("running")},
+		{"yield", func(L *glua.LState) int {
 			if !canYield(L) {
 				L.RaiseError("attempt to yield across a C-call boundary (from inside a metamethod, iterator, table.sort or string.gsub callback)")
 			}
 			return yield(L)
-		},
+		}},
 		// await carries out the calls of a yield that a wrapper passes
 		// on: outward as a yield when one can reach the driver, on the
 		// spot otherwise. Its ids are positive whatever they were: the
 		// wrapper answers its own coroutine's call (reply in the prelude).
-		"await": func(L *glua.LState) int {
+		{"await", func(L *glua.LState) int {
 			n := L.GetTop()
 			ids := make([]int, n)
 			for i := range ids {
@@ -136,13 +136,19 @@ func (s *State) InstallPrelude(host Host) {
 			}
 			s.host.Perform(ids)
 			return 0
-		},
+		}},
 		// call makes one tool call: it converts and records the call (or
 		// refuses it), yields it to the driver as (MARK, -id), and the
 		// driver resumes it with its output. Where no yield can reach the
 		// driver, it performs the call on the spot.
-		"call": func(L *glua.LState) int {
-			id, err := s.host.Submit(L, L.CheckString(1), L.Get(2))
+		{"call", func(L *glua.LState) int {
+			name, args := L.CheckString(1), L.Get(2)
+			if args == s.tools {
+				L.Push(glua.LFalse)
+				L.Push(glua.LString("call tools." + name + "{...} with a dot, not a colon: tools:" + name + " passes the tools table as the arguments"))
+				return 2
+			}
+			id, err := s.host.Submit(L, name, args)
 			if err != nil {
 				L.Push(glua.LFalse)
 				L.Push(glua.LString(err.Error()))
@@ -156,34 +162,58 @@ func (s *State) InstallPrelude(host Host) {
 			L.Push(ok)
 			L.Push(v)
 			return 2
-		},
-		"collect": func(L *glua.LState) int {
+		}},
+		{"collect", func(L *glua.LState) int {
 			ok, v := s.answer(L.CheckInt(1))
 			L.Push(ok)
 			L.Push(v)
 			return 2
-		},
+		}},
 		// reachable says whether tools[name] is a caller: a name of the
 		// pool, or any name with the MCP prefix, which the host then
 		// refuses in plain words (ORCH-4) rather than the script meeting
 		// a nil. This is the one rule that knows the prefix.
-		"reachable": func(L *glua.LState) int {
+		{"reachable", func(L *glua.LState) int {
 			name, ok := L.Get(1).(glua.LString)
 			L.Push(glua.LBool(ok && (s.host.Known(string(name)) || strings.HasPrefix(string(name), toolname.MCPPrefix))))
 			return 1
-		},
+		}},
 	})
-	prim.RawSetString("null", s.null)
+	setName(prim, "null", s.null)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	L.Push(s.mark)
 	L.Push(s.yieldErr)
 	L.Push(prim)
 	L.Push(L.G.Global)
-	L.Call(4, 1)
-	hooks := L.Get(-1).(*glua.LTable)
-	L.Pop(1)
-	s.toolGuard = hooks.RawGetString("tool_guard")
-	s.setMain = hooks.RawGetString("set_main")
+	L.Call(4, 4)
+	s.tools, s.callers = L.Get(-4).(*glua.LTable), L.Get(-3).(*glua.LTable)
+	s.index, s.setMain = L.Get(-2), L.Get(-1)
+	L.Pop(4)
+}
+
+// toolField is (tool) in compile.go: tools.name(...) reads name off t and
+// fails in plain words when it is nil. A name the script reached before,
+// on the tools table it was given, is one look-up here; anything else
+// is read through the prelude's index, as t[name] would.
+func (s *State) toolField(L *glua.LState) int {
+	t, name := L.Get(1), L.CheckString(2)
+	var f glua.LValue = glua.LNil
+	if t == s.tools && s.tools.RawGetString(name) == glua.LNil {
+		f = s.callers.RawGetString(name)
+	}
+	if f == glua.LNil {
+		L.Push(s.index)
+		L.Push(t)
+		L.Push(glua.LString(name))
+		L.Call(2, 1)
+		f = L.Get(-1)
+		L.Pop(1)
+	}
+	if f == glua.LNil {
+		L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
+	}
+	L.Push(f)
+	return 1
 }
 
 // NameOverflow gives gopher-lua's "lua callstack overflow", which names no

@@ -144,3 +144,33 @@ func TestFromJSONRepeatedKeys(t *testing.T) {
 		}
 	}
 }
+
+// FromJSON reads the output in place: what the values keep of it (long
+// strings, long keys, a string with escapes next to them) is copied, so
+// that the host may reuse its buffer once the call is collected.
+func TestFromJSONKeepsNothingOfTheBuffer(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	long := strings.Repeat("k", maxBoxedKey+1)
+	in := `{"short":"a string longer than sixteen bytes","` + long + `":"v","esc":"a\"b","n":12}`
+	raw := []byte(in)
+	v, err := FromJSON(s.L, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := renderJSON(s, v)
+	for i := range raw {
+		raw[i] = 'X'
+	}
+	// Field by field first: keys changed under a table's maps would
+	// make walking it loop.
+	tbl := v.(*glua.LTable)
+	for key, value := range map[string]string{"short": "a string longer than sixteen bytes", long: "v", "esc": `a"b`} {
+		if got := tbl.RawGetString(key); got != glua.LString(value) {
+			t.Fatalf("after the buffer changed, field %.8s... reads %v", key, got)
+		}
+	}
+	if got := renderJSON(s, v); got != want {
+		t.Errorf("after the buffer changed the value reads %s, want %s", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/execlua/execlua/internal/jsontext"
 	glua "github.com/yuin/gopher-lua"
@@ -23,14 +24,26 @@ import (
 // that each table is made once at its size. Nothing of Go reaches the
 // script.
 func FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
-	b := newBuilder(L)
+	return stateOf(L).FromJSON(L, raw)
+}
+
+// FromJSON is the package's FromJSON building in this state's thread L,
+// without looking the state up (a nested call's output is decoded this
+// way). s may be nil: a state this package did not make.
+func (s *State) FromJSON(L *glua.LState, raw []byte) (glua.LValue, error) {
+	b := newBuilder(L, s)
 	d := &decoder{}
 	if b.s != nil {
 		// One at a time per state: decoding calls no Lua.
 		d = &b.s.decoder
 	}
 	defer d.release()
-	d.r.Reset(string(raw))
+	// The reader reads raw in place: the strings the values keep are
+	// copied out of it (retain), so that a call's output with none, the
+	// common case, costs no copy of the document.
+	d.doc = unsafe.String(unsafe.SliceData(raw), len(raw))
+	b.doc = d
+	d.r.Reset(d.doc)
 	v, err := d.value(b)
 	if err == nil {
 		err = d.r.End()
@@ -52,6 +65,27 @@ type decoder struct {
 	members []decoded
 	// numErr is the first number too large for a float64.
 	numErr error
+	// doc is the document being read, in the caller's memory; owned is
+	// its copy, made when a value first keeps a string of it.
+	doc, owned string
+}
+
+// retain returns a string read off the document for a value to keep: a
+// slice of the document's copy, since the document is the caller's to
+// reuse. Strings with escapes were built apart and are kept as they are.
+func (d *decoder) retain(str string) string {
+	if len(str) == 0 {
+		return ""
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(d.doc)))
+	at := uintptr(unsafe.Pointer(unsafe.StringData(str)))
+	if at < base || at >= base+uintptr(len(d.doc)) {
+		return str
+	}
+	if d.owned == "" {
+		d.owned = strings.Clone(d.doc)
+	}
+	return d.owned[at-base : at-base+uintptr(len(str))]
 }
 
 type decoded struct {
@@ -64,6 +98,7 @@ func (d *decoder) release() {
 	d.members = jsontext.Recycle(d.members)
 	d.r.Reset("")
 	d.numErr = nil
+	d.doc, d.owned = "", ""
 }
 
 func (d *decoder) value(b builder) (glua.LValue, error) {
@@ -135,10 +170,14 @@ type builder struct {
 	s *State
 	// keys boxes object keys once (the state's, or the conversion's own).
 	keys keyBoxes
+	// doc, when set, is the decoder whose document the strings built
+	// are read off, to be retained; nil when they are the caller's to
+	// give (FromGo).
+	doc *decoder
 }
 
-func newBuilder(L *glua.LState) builder {
-	b := builder{L: L, s: stateOf(L)}
+func newBuilder(L *glua.LState, s *State) builder {
+	b := builder{L: L, s: s}
 	if b.s == nil {
 		b.keys = keyBoxes{}
 	} else {
@@ -173,15 +212,36 @@ func (b builder) setMember(t *glua.LTable, key string, v glua.LValue) {
 		setField(t, key, nil, v)
 		return
 	}
-	setField(t, key, b.keys.box(key), v)
+	boxed := b.box(key)
+	setField(t, string(boxed.(glua.LString)), boxed, v)
 }
 
 // str is a string value, boxed once per state when it is short.
 func (b builder) str(v string) glua.LValue {
 	if len(v) <= maxBoxedValue {
-		return b.keys.box(v)
+		return b.box(v)
 	}
-	return glua.LString(v)
+	return glua.LString(b.own(v))
+}
+
+// box is key as a Lua value, boxed once (keyBoxes) when it may be.
+func (b builder) box(key string) glua.LValue {
+	if v, ok := b.keys[key]; ok {
+		return v
+	}
+	if len(key) > maxBoxedKey || len(b.keys) >= maxKeyBoxes {
+		return glua.LString(b.own(key))
+	}
+	return b.keys.add(key)
+}
+
+// own is a string built into a value: retained off the document when
+// there is one.
+func (b builder) own(str string) string {
+	if b.doc == nil {
+		return str
+	}
+	return b.doc.retain(str)
 }
 
 func (b builder) setElement(t *glua.LTable, i int, v glua.LValue) {
@@ -223,7 +283,7 @@ func smallInteger(text string) (float64, bool) {
 // integer and float types are numbers; any other value is converted
 // through its JSON encoding.
 func FromGo(L *glua.LState, v any) (glua.LValue, error) {
-	c := &goConverter{builder: newBuilder(L)}
+	c := &goConverter{builder: newBuilder(L, stateOf(L))}
 	out, err := c.value(v, 0)
 	if err != nil {
 		return glua.LNil, fmt.Errorf("tool output cannot be converted: %w", err)

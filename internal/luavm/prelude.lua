@@ -152,16 +152,12 @@ G.coroutine = {
 	end,
 }
 
--- A tool call: call converts and records it (or refuses it), carries it
--- to the driver and returns its output, or its error, which is raised at
--- the caller's line. tools_table is the tools table, to tell tools:name
--- from tools.name.
-local tools_table
+-- A tool call: call converts and records it (or refuses it: tools:name,
+-- which passes the tools table as the arguments, included), carries it to
+-- the driver and returns its output, or its error, which is raised at the
+-- caller's line.
 local function caller(name)
 	return function(args)
-		if args == tools_table and tools_table ~= nil then
-			error("call tools." .. name .. "{...} with a dot, not a colon: tools:" .. name .. " passes the tools table as the arguments", 2)
-		end
 		local ok, value = call(name, args)
 		if not ok then
 			error(value, 2)
@@ -253,18 +249,13 @@ G.tools = setmetatable({}, {
 	end,
 	__metatable = "tools is protected",
 })
-tools_table = G.tools
 
-return {
-	-- tool_guard is (tool) in compile.go: tools.x(...) on a nil field.
-	tool_guard = function(t, name)
-		local f = t[name]
-		if f == nil then
-			error("attempt to call a nil value (field '" .. name .. "'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", 2)
-		end
-		return f
-	end,
-	set_main = function(co)
-		main = co
-	end,
-}
+-- What the Go side keeps: the tools table and the callers it reads
+-- through, for (tool) in compile.go (tools.x(...) finds x among the
+-- callers when the script left tools as it was, and otherwise through
+-- index), and set_main.
+return G.tools, callers, function(t, name)
+	return t[name]
+end, function(co)
+	main = co
+end

@@ -104,9 +104,10 @@ type State struct {
 	// yieldErr is what the driver resumes a script's own top-level yield
 	// with; the yield wrapper turns it into the error C Lua raises.
 	yieldErr *glua.LTable
-	// toolGuard and setMain are functions of the prelude the Go side calls.
-	toolGuard glua.LValue
-	setMain   glua.LValue
+	// index and setMain are functions of the prelude the Go side calls;
+	// tools is the tools table and callers the cache it reads through.
+	index, setMain glua.LValue
+	tools, callers *glua.LTable
 	// host carries out the tool calls (InstallPrelude).
 	host      Host
 	answerBuf [2]glua.LValue
@@ -277,21 +278,22 @@ func (s *State) openLibs() {
 	// Our own functions go in first; the template fills in the rest. The
 	// coroutine library is the prelude's to build (InstallPrelude).
 	tables := map[string]*glua.LTable{"_G": globals}
+	presize(globals, len(libs["_G"])+globalsAdded)
 	for _, lib := range []string{"string", "table", "math"} {
-		tables[lib] = L.CreateTable(0, len(libs[lib]))
-		globals.RawSetString(lib, tables[lib])
+		tables[lib] = newObject(len(libs[lib]) + libraryAdded)
+		setName(globals, lib, tables[lib])
 	}
-	s.register(globals, map[string]glua.LGFunction{
-		"print":        s.print,
-		"error":        s.error,
-		"tostring":     s.tostring,
-		"getmetatable": s.getmetatable,
-		"setmetatable": s.setmetatable,
-		"unpack":       s.unpack,
-		"ipairs":       s.ipairs,
-		"pairs":        s.pairs,
-		"rawset":       s.rawset,
-		"tonumber":     tonumber,
+	s.register(globals, []namedFunction{
+		{"print", s.print},
+		{"error", s.error},
+		{"tostring", s.tostring},
+		{"getmetatable", s.getmetatable},
+		{"setmetatable", s.setmetatable},
+		{"unpack", s.unpack},
+		{"ipairs", s.ipairs},
+		{"pairs", s.pairs},
+		{"rawset", s.rawset},
+		{"tonumber", tonumber},
 	})
 	s.openString(tables["string"])
 	s.openTable(tables["table"])
@@ -304,20 +306,35 @@ func (s *State) openLibs() {
 			if fn, ok := v.(*glua.LFunction); ok {
 				v = L.NewFunction(fn.GFunction)
 			}
-			t.RawSetString(name, v)
+			setName(t, name, v)
 		}
 	}
 	s.next = globals.RawGetString("next")
 	s.ipairsNext = L.NewFunction(ipairsStep)
-	globals.RawSetString("_G", globals)
-	globals.RawSetString("_VERSION", glua.LString(glua.LuaVersion))
+	setName(globals, "_G", globals)
+	setName(globals, "_VERSION", glua.LString(glua.LuaVersion))
 }
 
-// register sets Go functions on t, each guarded against Go panics.
-func (s *State) register(t *glua.LTable, fns map[string]glua.LGFunction) {
-	for name, fn := range fns {
-		t.RawSetString(name, s.L.NewFunction(guard(name, fn)))
+// Room for what a state adds to the template's members: its own
+// functions in a library table, and in the globals its own functions,
+// the libraries, _G, _VERSION and the prelude's (it adds six).
+const (
+	libraryAdded = 4
+	globalsAdded = 24
+)
+
+// register sets Go functions on t, a table of the state's own (setName),
+// each guarded against Go panics.
+func (s *State) register(t *glua.LTable, fns []namedFunction) {
+	for _, f := range fns {
+		setName(t, f.name, s.L.NewFunction(guard(f.name, f.fn)))
 	}
+}
+
+// namedFunction is a Go function of a library table, by name.
+type namedFunction struct {
+	name string
+	fn   glua.LGFunction
 }
 
 // callStackOverflow is what gopher-lua panics with when a call from Go
@@ -746,13 +763,13 @@ func (s *State) pairs(L *glua.LState) int {
 
 func (s *State) openMath(math *glua.LTable) {
 	// gopher-lua's math.huge is the largest float; Lua's is infinity.
-	math.RawSetString("huge", glua.LNumber(gomath.Inf(1)))
+	setName(math, "huge", glua.LNumber(gomath.Inf(1)))
 	// The per-state generator keeps math.randomseed from reseeding the
 	// host's global one.
-	s.register(math, map[string]glua.LGFunction{
+	s.register(math, []namedFunction{
 		// C Lua's arithmetic in floats: an interval such as -2^62..2^62
 		// would overflow an int.
-		"random": func(L *glua.LState) int {
+		{"random", func(L *glua.LState) int {
 			r := s.rng.Float64()
 			var lo, hi float64
 			switch L.GetTop() {
@@ -772,11 +789,11 @@ func (s *State) openMath(math *glua.LTable) {
 			}
 			L.Push(glua.LNumber(gomath.Floor(r*(hi-lo+1)) + lo))
 			return 1
-		},
-		"randomseed": func(L *glua.LState) int {
+		}},
+		{"randomseed", func(L *glua.LState) int {
 			seed := uint64(L.CheckInt64(1))
 			s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 			return 0
-		},
+		}},
 	})
 }

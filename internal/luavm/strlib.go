@@ -13,21 +13,21 @@ import (
 // run unbounded or leak Go values, and gives strings a metatable of their
 // own so the string table is not their metatable.
 func (s *State) openString(str *glua.LTable) {
-	s.register(str, map[string]glua.LGFunction{
-		"rep":    s.strRep,
-		"format": s.strFormat,
-		"byte":   s.strByte,
-		"char":   strChar,
-		"find":   func(L *glua.LState) int { return s.strFind(L, true) },
-		"match":  func(L *glua.LState) int { return s.strFind(L, false) },
-		"gmatch": s.strGmatch,
-		"gsub":   s.strGsub,
+	s.register(str, []namedFunction{
+		{"rep", s.strRep},
+		{"format", s.strFormat},
+		{"byte", s.strByte},
+		{"char", strChar},
+		{"find", func(L *glua.LState) int { return s.strFind(L, true) }},
+		{"match", func(L *glua.LState) int { return s.strFind(L, false) }},
+		{"gmatch", s.strGmatch},
+		{"gsub", s.strGsub},
 		// C Lua's case mapping and reversal are byte by byte (ASCII in the
 		// C locale); gopher-lua's go through Unicode and would rewrite bytes
 		// that are not UTF-8.
-		"upper":   func(L *glua.LState) int { return mapBytes(L, asciiUpper) },
-		"lower":   func(L *glua.LState) int { return mapBytes(L, asciiLower) },
-		"reverse": strReverse,
+		{"upper", func(L *glua.LState) int { return mapBytes(L, asciiUpper) }},
+		{"lower", func(L *glua.LState) int { return mapBytes(L, asciiLower) }},
+		{"reverse", strReverse},
 	})
 	mt := s.L.CreateTable(0, 2)
 	mt.RawSetString("__index", str)

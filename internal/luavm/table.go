@@ -1,9 +1,11 @@
 package luavm
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	glua "github.com/yuin/gopher-lua"
@@ -53,16 +55,38 @@ func partsOf(t *glua.LTable) tableParts {
 }
 
 // newObject makes a table for n string keys, its parts sized for them.
+// A small table's key list is allocated with the table itself: most
+// objects of tool output have a few keys.
 func newObject(n int) *glua.LTable {
-	t := &glua.LTable{Metatable: glua.LNil}
-	if n == 0 {
-		return t
+	var t *glua.LTable
+	var keys []glua.LValue
+	switch {
+	case n == 0:
+		return &glua.LTable{Metatable: glua.LNil}
+	case n <= 2:
+		o := &withKeys[[2]glua.LValue]{}
+		t, keys = &o.t, o.keys[:0]
+	case n <= 4:
+		o := &withKeys[[4]glua.LValue]{}
+		t, keys = &o.t, o.keys[:0]
+	case n <= 8:
+		o := &withKeys[[8]glua.LValue]{}
+		t, keys = &o.t, o.keys[:0]
+	default:
+		t, keys = &glua.LTable{}, make([]glua.LValue, 0, n)
 	}
+	t.Metatable = glua.LNil
 	parts := partsOf(t)
 	*parts.strdict = make(map[string]glua.LValue, n)
-	*parts.keys = make([]glua.LValue, 0, n)
+	*parts.keys = keys
 	*parts.k2i = make(map[glua.LValue]int, n)
 	return t
+}
+
+// withKeys is a table and the room of its key list, in one allocation.
+type withKeys[A any] struct {
+	t    glua.LTable
+	keys A
 }
 
 // setField is RawSetString on a table from newObject, with the key boxed
@@ -109,16 +133,64 @@ const (
 	maxBoxedValue = 16
 )
 
-func (k keyBoxes) box(key string) glua.LValue {
-	if v, ok := k[key]; ok {
-		return v
-	}
-	if len(key) > maxBoxedKey || len(k) >= maxKeyBoxes {
-		return glua.LString(key)
-	}
+// add boxes a key that is not boxed yet (see builder.box, which keeps
+// to the bounds).
+func (k keyBoxes) add(key string) glua.LValue {
 	// A copy: the key may be a slice of a whole tool output.
 	key = strings.Clone(key)
 	v := glua.LValue(glua.LString(key))
 	k[key] = v
 	return v
+}
+
+// names holds the names a state's own tables are filled with (library
+// members, globals, the prelude's primitives), each boxed as a Lua string
+// once for all states: every run makes a state, and boxing the same
+// hundred names again for each was a third of its allocations. It is read
+// without a lock; a name met for the first time copies the map, which
+// only the first states do.
+var names struct {
+	mu sync.Mutex
+	m  atomic.Pointer[map[string]glua.LValue]
+}
+
+func boxedName(name string) glua.LValue {
+	if m := names.m.Load(); m != nil {
+		if v, ok := (*m)[name]; ok {
+			return v
+		}
+	}
+	names.mu.Lock()
+	defer names.mu.Unlock()
+	next := map[string]glua.LValue{}
+	if m := names.m.Load(); m != nil {
+		if v, ok := (*m)[name]; ok {
+			return v
+		}
+		next = maps.Clone(*m)
+	}
+	v := glua.LValue(glua.LString(name))
+	next[name] = v
+	names.m.Store(&next)
+	return v
+}
+
+// setName is RawSetString for a table a state is made with, which
+// newObject or presize sized: the name is boxed once for all states.
+func setName(t *glua.LTable, name string, v glua.LValue) {
+	setField(t, name, boxedName(name), v)
+}
+
+// presize gives a table that has no string keys yet room for n of them,
+// as newObject would have made it.
+func presize(t *glua.LTable, n int) {
+	parts := partsOf(t)
+	if len(*parts.keys) > 0 {
+		return
+	}
+	if *parts.strdict == nil {
+		*parts.strdict = make(map[string]glua.LValue, n)
+	}
+	*parts.keys = make([]glua.LValue, 0, n)
+	*parts.k2i = make(map[glua.LValue]int, n)
 }

@@ -13,12 +13,12 @@ import (
 // table.pack and table.unpack are Lua 5.2's; models trained on newer Lua
 // write them, and they cost nothing.
 func (s *State) openTable(tbl *glua.LTable) {
-	s.register(tbl, map[string]glua.LGFunction{
-		"concat": s.tableConcat,
-		"sort":   s.tableSort,
-		"unpack": s.unpack,
-		"insert": s.tableInsert,
-		"pack": func(L *glua.LState) int {
+	s.register(tbl, []namedFunction{
+		{"concat", s.tableConcat},
+		{"sort", s.tableSort},
+		{"unpack", s.unpack},
+		{"insert", s.tableInsert},
+		{"pack", func(L *glua.LState) int {
 			n := L.GetTop()
 			t := L.CreateTable(n, 1)
 			for i := 1; i <= n; i++ {
@@ -27,7 +27,7 @@ func (s *State) openTable(tbl *glua.LTable) {
 			t.RawSetString("n", glua.LNumber(n))
 			L.Push(t)
 			return 1
-		},
+		}},
 	})
 }
 
