@@ -98,7 +98,7 @@ func (p *parser) finish(mark int) []Member {
 	}
 	start := len(p.mslab)
 	p.mslab = append(p.mslab, p.members[mark:]...)
-	p.members = p.members[:mark]
+	p.members = Pop(p.members, mark)
 	return p.mslab[start:len(p.mslab):len(p.mslab)]
 }
 
@@ -110,14 +110,23 @@ var parsers = sync.Pool{New: func() any { return new(parser) }}
 // elements.
 const maxScratch = 1 << 12
 
-// Recycle empties scratch for the next document: it holds nothing of the
-// last one, and is dropped when it grew past a modest size.
+// Pop truncates a stack of scratch to its first n entries, clearing the
+// rest, so that what a document left above its top holds nothing: Recycle
+// then clears only what is still on the stack, not the whole capacity
+// a large document once grew it to.
+func Pop[T any](scratch []T, n int) []T {
+	clear(scratch[n:])
+	return scratch[:n]
+}
+
+// Recycle empties scratch, a stack its user shrinks with Pop, for the
+// next document: it holds nothing of the last one, and is dropped when it
+// grew past a modest size.
 func Recycle[T any](scratch []T) []T {
 	if cap(scratch) > maxScratch {
 		return nil
 	}
-	clear(scratch[:cap(scratch)])
-	return scratch[:0]
+	return Pop(scratch, 0)
 }
 
 // release returns p to the pool, holding nothing of the tree it built.

@@ -174,3 +174,37 @@ func TestFromJSONKeepsNothingOfTheBuffer(t *testing.T) {
 		t.Errorf("after the buffer changed the value reads %s, want %s", got, want)
 	}
 }
+
+// A state's decoder keeps its scratch from one output to the next but none
+// of the values: after a large document, every slot it grew to is empty
+// again (so the values can be collected), and cleared as it was popped,
+// so that the next small output does not pay for clearing it.
+func TestDecoderScratchHoldsNothing(t *testing.T) {
+	s := New(nil)
+	defer s.Close()
+	big := "[" + strings.Repeat(`{"a":"x","b":[1,2]},`, 1000) + `{"a":"x"}]`
+	if _, err := s.FromJSON(s.L, []byte(big)); err != nil {
+		t.Fatal(err)
+	}
+	members := s.decoder.members
+	if cap(members) < 1000 {
+		t.Fatalf("the scratch was not kept: capacity %d", cap(members))
+	}
+	if len(members) != 0 {
+		t.Errorf("the scratch holds %d members after the document", len(members))
+	}
+	for i, m := range members[:cap(members)] {
+		if m != (decoded{}) {
+			t.Fatalf("slot %d of the scratch still holds %q = %v", i, m.key, m.value)
+		}
+	}
+	// A document that fails half way leaves its stack cleared too.
+	if _, err := s.FromJSON(s.L, []byte(`[{"a":1},{"b":2},`)); err == nil {
+		t.Fatal("a truncated document was read")
+	}
+	for i, m := range s.decoder.members[:cap(s.decoder.members)] {
+		if m != (decoded{}) {
+			t.Fatalf("after a refusal, slot %d still holds %q = %v", i, m.key, m.value)
+		}
+	}
+}

@@ -137,7 +137,7 @@ func (d *decoder) value(b builder) (glua.LValue, error) {
 				b.setElement(t, i, m.value)
 			}
 		}
-		d.members = d.members[:mark]
+		d.members = jsontext.Pop(d.members, mark)
 		return t, nil
 	case jsontext.String:
 		return b.str(d.r.Str), nil
