@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true,
+	state: true, action: true,
 }
 
 type ranking struct {
@@ -57,6 +57,7 @@ type ranking struct {
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
+	action                                  bool    // whether the verb bonus needs the same action, not only its class
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
@@ -422,7 +423,7 @@ func (s *scores) finishName(id int32) {
 		if !verb {
 			if c := verbClass(nw.word); c != noVerb {
 				verb = true
-				if c == p.verb {
+				if c == p.verb && s.sameAction(nw) {
 					bonus += params.verb
 				}
 			}
@@ -433,8 +434,9 @@ func (s *scores) finishName(id int32) {
 		r, ok := p.byStem[nw.stem]
 		if !ok {
 			// A stop word of a name (getTransitionsForJiraIssue) is
-			// not left uncovered.
-			if !isStop(nw.word) {
+			// not left uncovered, unless it is the name's verb (like in
+			// like_tweet).
+			if !isStop(nw.word) || verbClass(nw.word) != noVerb {
 				words++
 				prev = -1
 			}
@@ -460,6 +462,28 @@ func (s *scores) finishName(id int32) {
 // finishPhrase adds a bonus per pair of keywords next to each other in the
 // query that are next to each other in tool id's description (stop words
 // aside), each pair once, and then scales the score.
+// sameAction reports whether the first verb of a tool's name can be the
+// query's: when either is a general verb (create, get, update), or the
+// query's verb reaches it. A specific verb is no other (like a post is
+// no way to post one).
+func (s *scores) sameAction(nw nameWord) bool {
+	p := s.plan
+	if p.head < 0 || !params.action {
+		return true
+	}
+	head := p.kws[p.head].word
+	if generalVerbs[nw.word] || generalVerbs[head] {
+		return true
+	}
+	r, ok := p.byStem[nw.stem]
+	return ok && r.k == p.head
+}
+
+// generalVerbs name an action by its class alone.
+var generalVerbs = wordSet("create", "add", "new", "make", "get", "list", "show", "read", "fetch",
+	"view", "update", "edit", "set", "change", "modify", "run", "execute", "find", "search",
+	"delete", "remove", "manage", "do", "perform", "write", "put", "query", "describe", "retrieve")
+
 func (s *scores) finishPhrase(id int32) {
 	p := s.plan
 	var pairs, written uint64
@@ -499,7 +523,7 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
-	kept, verb, said, told, last := 0, false, false, false, -1
+	kept, verb, said, told, posting, last := 0, false, false, false, false, -1
 	// head makes keyword n the query's first word when none is yet.
 	head := func(n int) {
 		k := &all[n]
@@ -522,6 +546,7 @@ func (x *Index) plan(text string) *plan {
 				said = true
 			}
 			told = told || tellWords[lw]
+			posting = posting || told || postWords[lw]
 		}
 		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
 		// so does a capitalized word after the first that the pool does
@@ -566,6 +591,9 @@ func (x *Index) plan(text string) *plan {
 					joined = ""
 				}
 			}
+			if joined != "" && (x.serverWord(stem(w)) || x.serverWord(all[prev].stem)) {
+				joined = "" // in box is no inbox when box is a server
+			}
 			if joined != "" && (isStop(w) || isStop(all[prev].word)) {
 				k.part = true
 				all[prev].part = true
@@ -595,6 +623,13 @@ func (x *Index) plan(text string) *plan {
 				all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
 				kept++
 			}
+		}
+		// After a label that follows a verb of posting or telling ("tweet:
+		// we are live", "post on bluesky: shipping today"), the rest is
+		// what to post. A label alone ("snowflake: list warehouses")
+		// qualifies what follows.
+		if tok.label && posting && params.said {
+			said = true
 		}
 	}
 	// A question (what song is playing, which doors are open, who is on
@@ -752,11 +787,15 @@ var yesNo = wordSet("is", "are", "does", "do")
 // questionWords begin a question.
 var questionWords = wordSet("what", "which", "who", "whose", "is", "are", "does", "do", "how", "when", "where", "whats")
 
+// postWords are verbs of posting: after one, the text after a label is
+// what to post.
+var postWords = wordSet("post", "tweet", "send", "publish", "comment", "text", "email", "mail", "skeet", "toot", "share", "reply", "respond")
+
 // sayWords begin a message's content; after tellWords, so does that.
 var (
 	sayWords  = wordSet("saying", "says", "stating")
 	tellWords = wordSet("tell", "telling", "notify", "inform", "let", "say", "remind",
-		"reply", "respond", "answer", "warn", "confirm", "announce", "message", "ping", "dm", "ask", "write", "note")
+		"reply", "respond", "answer", "warn", "confirm", "announce", "message", "ping", "dm", "ask", "write", "note", "remember")
 )
 
 // token is one whitespace-separated piece of a query; value marks what
@@ -765,6 +804,7 @@ var (
 type token struct {
 	text    string
 	value   bool
+	label   bool   // it ended in a colon, now dropped
 	implies string // the kind of thing a value is, as a word: url, email, file, channel
 }
 
@@ -775,6 +815,12 @@ func tokens(text string) []token {
 		return r == ',' || r == ';' || unicode.IsSpace(r)
 	}) {
 		t := token{text: f, value: quote != 0}
+		// A word ending in a colon is a label (tweet:, snowflake:), no
+		// value.
+		if label := strings.TrimSuffix(f, ":"); len(label) < len(f) && label != "" && !strings.ContainsAny(label, "@/:") {
+			t.label = true
+			f = label
+		}
 		first := []rune(f)[0]
 		if quote == 0 && strings.ContainsRune("\"'`“‘", first) {
 			quote = first
@@ -783,7 +829,7 @@ func tokens(text string) []token {
 		if quote != 0 && len(f) > 1 && strings.ContainsAny(f[len(f)-1:], "\"'`”’") || quote != 0 && len(f) == 1 && t.value && f[0] != byte(quote) {
 			quote = 0
 		}
-		if dot := strings.LastIndexByte(f, '.'); strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) || dot > 0 && dot < len(f)-1 {
+		if dot := strings.LastIndexByte(f, '.'); !t.label && strings.ContainsAny(f, "@/:") || strings.ContainsRune("#!@$", first) || dot > 0 && dot < len(f)-1 {
 			t.value = true
 			t.implies = valueKind(f)
 		}
@@ -856,6 +902,8 @@ func valueKind(f string) string {
 		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@") &&
 			strings.IndexFunc(f[dot+1:], unicode.IsLetter) >= 0: // 40.7 and logs-2024.06 are no files
 		return "file"
+	case strings.HasPrefix(f, "r/") && len(f) > 2:
+		return "subreddit" // r/programming
 	case strings.Count(f, "/") == 1 && slash > 0 && slash < len(f)-1 && dot < 0:
 		return "repository" // owner/name
 	}

@@ -28,7 +28,7 @@ var verbGroups = [][]string{
 	{"find", "search", "lookup", "query", "locate", "grep", "look", "seek", "discover"},
 	{"update", "edit", "modify", "change", "patch", "set", "replace", "alter", "adjust", "amend", "tweak"},
 	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
-	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce", "dm"},
+	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce", "dm", "blast"},
 	{"select", "pick", "choose"},
 	{"start", "launch", "boot", "resume", "begin", "power"},
 	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause", "abort", "suspend"},
@@ -85,6 +85,7 @@ var verbGroups = [][]string{
 	{"escalate", "page"},
 	{"scrape", "crawl", "extract"},
 	{"ban", "block", "suspend"},
+	{"repost", "retweet", "reblog", "boost", "reshare"},
 }
 
 // nounGroups are nouns that name one another.
@@ -138,7 +139,7 @@ var nounGroups = [][]string{
 	{"dashboard", "chart", "panel"},
 	{"oncall", "rota", "rotation", "shift"},
 	{"slow", "top", "performance", "latency"},
-	{"server", "instance", "machine", "host"},
+	{"server", "instance", "machine", "host", "vm", "droplet", "vps"},
 	{"time", "date", "clock"},
 	{"timezone", "zone"},
 	{"nearby", "local", "near", "around"},
@@ -154,7 +155,6 @@ var nounGroups = [][]string{
 	{"mr", "merge"},
 	{"dm", "direct"},
 	{"bucket", "storage"},
-	{"vm", "instance"},
 	{"status", "state", "progress"},
 	{"priority", "severity", "urgency"},
 	{"deadline", "due"},
@@ -220,6 +220,10 @@ var nounGroups = [][]string{
 	{"distance", "eta", "duration"},
 	{"favorite", "starred", "bookmarked"},
 	{"agenda", "itinerary"},
+	{"browser", "chrome", "chromium", "firefox", "safari", "headless"},
+	{"vendor", "supplier", "seller"},
+	{"hn", "hackernews"},
+	{"ledger", "books", "bookkeeping", "accounting"},
 }
 
 // related are words that often stand for one another in a request
@@ -370,6 +374,23 @@ var narrower = map[string][]string{
 	"replica":      {"scale"},
 	"health":       {"status"},
 	"rain":         {"weather", "forecast"},
+	"raining":      {"weather", "forecast"},
+	"snow":         {"weather", "forecast"},
+	"sunny":        {"weather", "forecast"},
+	"windy":        {"weather", "wind"},
+	"humid":        {"weather", "humidity"},
+	"hot":          {"weather", "temperature"},
+	"cold":         {"weather", "temperature"},
+	"chilly":       {"weather", "temperature"},
+	"freezing":     {"weather", "temperature"},
+	"warm":         {"temperature"},
+	"trending":     {"hot", "top", "popular"},
+	"mailing":      {"email", "contact"},
+	"owe":          {"bill", "payable"},
+	"paid":         {"payment", "pay"},
+	"subreddit":    {"reddit"},
+	"skeet":        {"post", "bluesky"},
+	"toot":         {"post", "mastodon"},
 	"umbrella":     {"weather", "forecast"},
 	"deprovision":  {"deactivate", "delete"},
 	"blame":        {"log", "history"},
@@ -441,6 +462,7 @@ var phrasal = map[string][]string{
 	"write down": {"create", "note", "write"}, "lock out": {"suspend", "lock"},
 	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
+	"call off": {"cancel"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
 }
 
 // senses are the meanings of a verb that depend on its object: open a
@@ -454,6 +476,9 @@ var senses = map[string][]sense{
 		{objects: stemSet("file", "document", "doc", "pdf", "spreadsheet", "attachment", "notebook", "folder", "directory"), verbs: []string{"read", "view"}},
 		{objects: stemSet("pr", "pull", "issue", "ticket", "bug", "case", "incident", "account", "branch"), verbs: []string{"create", "new"}},
 		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "window", "cover"), verbs: []string{"unlock", "turn", "enable"}},
+	},
+	"load": {
+		{objects: stemSet("page", "webpage", "url", "link", "site", "website", "tab"), verbs: []string{"navigate", "visit", "goto"}},
 	},
 	"close": {
 		{objects: stemSet("page", "webpage", "tab", "browser", "window", "popup", "dialog"), verbs: []string{"close"}},
