@@ -171,6 +171,7 @@ var nounGroups = [][]string{
 	{"vulnerability", "cve", "advisory"},
 	{"video", "clip", "movie"},
 	{"song", "track", "music", "audio"},
+	{"submission", "response"},
 	{"light", "lamp", "bulb", "lights"},
 	{"thermostat", "temperature", "heating", "hvac", "climate"},
 	{"comment", "feedback", "remark"},
@@ -271,6 +272,8 @@ var related = [][]string{
 	{"column", "section", "lane", "stage"},
 	{"note", "comment"},
 	{"reminder", "remind", "task", "todo"},
+	{"music", "playback", "player"},
+	{"bill", "cost", "balance", "spend"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
@@ -320,7 +323,7 @@ var narrower = map[string][]string{
 	"tab":          {"browser", "page"},
 	"button":       {"element"},
 	"link":         {"element"},
-	"form":         {"field"},
+	"form":         {"field", "submission"},
 	"tomorrow":     {"date"},
 	"today":        {"date"},
 	"yesterday":    {"date"},

@@ -230,7 +230,7 @@ var stopWords = map[string]bool{
 	"really": true, "actually": true, "quickly": true, "quick": true,
 	"maybe": true, "possible": true, "somehow": true, "currently": true,
 	"right": true, "now": true, "already": true, "still": true, "yet": true,
-	"again": true, "whole": true, "entire": true,
+	"again": true, "whole": true, "entire": true, "many": true, "much": true,
 	"every": true, "each": true, "one": true, "both": true, "other": true,
 	"know": true, "figure": true, "going": true, "being": true,
 	// Not: it would also meet note, whose stem it is.
