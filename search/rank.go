@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true,
+	state: true, action: true, plural: true,
 }
 
 type ranking struct {
@@ -58,6 +58,7 @@ type ranking struct {
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
 	action                                  bool    // whether the verb bonus needs the same action, not only its class
+	plural                                  bool    // whether a plural first word is a noun, read
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
@@ -531,6 +532,11 @@ func (x *Index) plan(text string) *plan {
 			verb = true
 			p.head = n
 			p.verb = verbClass(k.word)
+			// A plural first (replies to a post, comments on a PR) names
+			// what to read: it is no verb.
+			if params.plural && p.verb != noVerb && singular(k.word) != k.word && verbClass(singular(k.word)) != noVerb {
+				p.verb = reads
+			}
 			if p.verb != noVerb {
 				p.intent = p.verb
 			}

@@ -224,6 +224,7 @@ var nounGroups = [][]string{
 	{"browser", "chrome", "chromium", "firefox", "safari", "headless"},
 	{"vendor", "supplier", "seller"},
 	{"hn", "hackernews"},
+	{"info", "information", "details", "metadata"},
 	{"ledger", "books", "bookkeeping", "accounting"},
 }
 
@@ -274,6 +275,7 @@ var related = [][]string{
 	{"reminder", "remind", "task", "todo"},
 	{"music", "playback", "player"},
 	{"bill", "cost", "balance", "spend"},
+	{"feed", "timeline", "post"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
