@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true, plural: true,
+	state: true, action: true, plural: true, acronyms: true,
 }
 
 type ranking struct {
@@ -59,6 +59,7 @@ type ranking struct {
 	state                                   bool    // whether a yes-no question asks for a state
 	action                                  bool    // whether the verb bonus needs the same action, not only its class
 	plural                                  bool    // whether a plural first word is a noun, read
+	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
@@ -544,6 +545,9 @@ func (x *Index) plan(text string) *plan {
 	}
 	for i, tok := range tokens(text) {
 		ws := words(tok.text)
+		if long, ok := abbreviations[strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'"))]; ok {
+			ws = strings.Fields(long)
+		}
 		// What a message is to say ("tell them that the build is green",
 		// "a note saying it is approved") is its content: values, not the
 		// request.
@@ -560,6 +564,8 @@ func (x *Index) plan(text string) *plan {
 		// Acme, WEB).
 		value := tok.value || said || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
+			// An abbreviation the vocabulary knows (VM, DB) is no name.
+			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
 		for _, w := range ws {
@@ -674,6 +680,10 @@ func (x *Index) plan(text string) *plan {
 	// The sense of the query's verb, from its object: the first three
 	// words after it that are no stop words.
 	if h := p.head; h >= 0 && params.senses {
+		// Turning or making something into something else converts it.
+		if intoVerbs[p.kws[h].word] && slices.ContainsFunc(p.kws[h+1:], func(k keyword) bool { return k.word == "into" }) {
+			p.kws[h].sense = []string{"convert", "transform"}
+		}
 		n := 0
 		for j := h + 1; j < len(p.kws) && n < 3 && p.kws[h].sense == nil; j++ {
 			if p.kws[j].stop {
@@ -721,7 +731,7 @@ func (x *Index) variants(k *keyword) {
 	doubt := ok && params.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
 	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else if !isStop(k.word) && !(params.known && x.knows(k)) { // can is no prefix of cancel
+	} else if !isStop(k.word) && !k.particle && !(params.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
 		if doubt {
 			k.vars = append(k.vars, variant{stem: k.stem, q: params.typo, p: p})
 		} else if len(k.stem) >= 3 {

@@ -195,7 +195,7 @@ var nounGroups = [][]string{
 	{"embedding", "vector", "embed"},
 	{"similar", "similarity", "semantic", "nearest"},
 	{"availability", "freebusy", "free", "busy", "slot"},
-	{"attendee", "participant", "guest", "invitee"},
+	{"attendee", "participant", "guest", "invitee", "attend", "attending"},
 	{"coordinates", "geocode", "latitude", "longitude"},
 	{"mfa", "2fa", "otp", "totp"},
 	{"discount", "coupon", "promo", "promotion", "voucher"},
@@ -276,6 +276,9 @@ var related = [][]string{
 	{"music", "playback", "player"},
 	{"bill", "cost", "balance", "spend"},
 	{"feed", "timeline", "post"},
+	{"quote", "price"},
+	{"voice", "audio", "recording"},
+	{"story", "post", "article"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
@@ -467,7 +470,7 @@ var phrasal = map[string][]string{
 	"write down": {"create", "note", "write"}, "lock out": {"suspend", "lock"},
 	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
-	"call off": {"cancel"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
+	"call off": {"cancel"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
 }
 
 // senses are the meanings of a verb that depend on its object: open a
@@ -489,6 +492,16 @@ var senses = map[string][]sense{
 		{objects: stemSet("page", "webpage", "tab", "browser", "window", "popup", "dialog"), verbs: []string{"close"}},
 		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "cover"), verbs: []string{"lock", "disable"}},
 	},
+}
+
+// intoVerbs mean convert when the query says into what (turn a name
+// into coordinates).
+var intoVerbs = wordSet("turn", "make", "change")
+
+// abbreviations are written forms that stand for words (P&L).
+var abbreviations = map[string]string{
+	"p&l": "profit loss", "pnl": "profit loss", "a/r": "receivable", "a/p": "payable",
+	"ytd": "year date", "q&a": "question answer",
 }
 
 type sense struct {
