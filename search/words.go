@@ -271,7 +271,7 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"grant", "upsert", "convert", "translate", "revert", "restore", "connect",
 	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
 	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
-	"tell", "inform", "respond", "answer", "leave", "tweet", "skeet", "toot", "retweet", "repost", "like", "unlike", "upvote",
+	"tell", "inform", "respond", "answer", "leave", "tweet", "skeet", "toot", "retweet", "repost", "like", "unlike", "upvote", "bill", "invoice",
 	"downvote", "vote", "favorite", "star", "pin", "bookmark")
 
 // runVerbs run something that may read or write: they say nothing.
