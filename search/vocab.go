@@ -19,10 +19,10 @@ import (
 
 // verbGroups are verbs that mean one another in a tool's name.
 var verbGroups = [][]string{
-	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink", "discard", "wipe"},
+	{"delete", "remove", "erase", "destroy", "drop", "uninstall", "trash", "purge", "unlink", "discard", "wipe", "nuke", "ditch", "axe", "scrap", "bin", "toss", "zap"},
 	{"create", "add", "new", "make", "insert", "open", "generate", "register", "provision"},
 	{"write", "save", "store", "put", "overwrite"},
-	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list", "load", "inspect", "open"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "see", "display", "download", "describe", "lookup", "list", "load", "inspect", "open", "grab", "peek", "snag"},
 	{"list", "enumerate", "show", "browse"},
 	{"sql", "query", "select"},
 	{"find", "search", "lookup", "query", "locate", "grep", "look", "seek", "discover"},
@@ -33,12 +33,12 @@ var verbGroups = [][]string{
 	{"start", "launch", "boot", "resume", "begin", "power"},
 	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause", "abort", "suspend"},
 	{"upload", "put", "attach"},
-	{"download", "save", "export"},
+	{"download", "save", "export", "dump"},
 	{"import", "ingest", "load"},
 	{"move", "transfer", "transition", "rename", "relocate", "drag"},
 	{"copy", "duplicate", "clone", "fork", "replicate"},
 	{"install", "deploy", "apply", "ship", "release", "rollout"},
-	{"rerun", "retry", "restart", "reboot", "redeploy"},
+	{"rerun", "retry", "restart", "reboot", "redeploy", "bounce", "kick"},
 	{"reply", "respond", "answer"},
 	{"approve", "review", "accept"},
 	{"reject", "decline", "deny", "dismiss"},
@@ -49,7 +49,7 @@ var verbGroups = [][]string{
 	{"assign", "delegate", "allocate", "reassign"},
 	{"close", "resolve", "complete", "finish"},
 	{"restore", "recover", "undo", "revert", "rollback", "undelete"},
-	{"archive", "hide"},
+	{"archive", "hide", "shelve", "sunset"},
 	{"schedule", "book", "reserve", "plan", "arrange"},
 	{"subscribe", "follow", "watch"},
 	{"unsubscribe", "unfollow", "unwatch"},
@@ -62,7 +62,7 @@ var verbGroups = [][]string{
 	{"acknowledge", "ack"},
 	{"enable", "activate", "turn", "switch"},
 	{"disable", "deactivate"},
-	{"pin", "star", "bookmark", "favorite"},
+	{"pin", "star", "bookmark", "favorite", "fave"},
 	{"react", "reaction", "emoji"},
 	{"pay", "charge", "bill"},
 	{"buy", "purchase", "order"},
@@ -85,6 +85,12 @@ var verbGroups = [][]string{
 	{"escalate", "page"},
 	{"scrape", "crawl", "extract"},
 	{"ban", "block", "suspend"},
+	{"unblock", "unban", "unsuspend", "reinstate"},
+	{"unmute", "unsilence"},
+	{"unpin", "unstar", "unbookmark"},
+	{"flag", "report"},
+	{"triage", "prioritize"},
+	{"trim", "prune", "truncate"},
 	{"repost", "retweet", "reblog", "boost", "reshare"},
 }
 
@@ -210,7 +216,7 @@ var nounGroups = [][]string{
 	{"rating", "score", "stars"},
 	{"brightness", "dim", "brighten"},
 	{"scene", "routine", "automation"},
-	{"reminder", "remind"},
+	{"reminder", "remind", "nudge"},
 	{"report", "analytics", "insights", "stats", "statistics"},
 	{"engineer", "developer", "responder"},
 	{"presence", "online", "away"},
@@ -470,7 +476,9 @@ var phrasal = map[string][]string{
 	"write down": {"create", "note", "write"}, "lock out": {"suspend", "lock"},
 	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
-	"call off": {"cancel"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
+	"call off": {"cancel"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
+	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
+	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
 }
 
 // senses are the meanings of a verb that depend on its object: open a

@@ -257,7 +257,7 @@ var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view",
 	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
 	"status", "inspect", "display", "print", "retrieve", "query", "lookup", "analyze",
 	"explain", "scan", "watch", "browse", "download", "export", "load", "summarize",
-	"compare", "diff", "preview", "track", "monitor", "locate", "estimate")
+	"compare", "diff", "preview", "track", "monitor", "locate", "estimate", "grab", "peek", "snag")
 
 var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
 	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
@@ -272,6 +272,8 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
 	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
 	"tell", "inform", "respond", "answer", "leave", "tweet", "skeet", "toot", "retweet", "repost", "like", "unlike", "upvote", "bill", "invoice",
+	"bounce", "kick", "shelve", "sunset", "fave", "nudge", "flag", "triage", "unblock", "unban",
+	"unmute", "unpin", "unstar",
 	"downvote", "vote", "favorite", "star", "pin", "bookmark")
 
 // runVerbs run something that may read or write: they say nothing.
@@ -279,7 +281,8 @@ var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
 
 var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", "purge",
 	"wipe", "uninstall", "cancel", "stop", "terminate", "overwrite", "forget",
-	"clear", "reset", "refund", "revoke", "unlink", "trash")
+	"clear", "reset", "refund", "revoke", "unlink", "trash", "nuke", "ditch", "axe", "scrap",
+	"bin", "toss", "zap", "prune", "truncate", "trim")
 
 // verbClass is what verb w means to do, or noVerb: for a query's first
 // word and for the first verb of a tool's own name (delete in
