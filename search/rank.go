@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true, plural: true, acronyms: true,
+	state: true, action: true, plural: true, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -59,6 +59,7 @@ type ranking struct {
 	state                                   bool    // whether a yes-no question asks for a state
 	action                                  bool    // whether the verb bonus needs the same action, not only its class
 	plural                                  bool    // whether a plural first word is a noun, read
+	medium                                  bool    // whether a server's name first, before what to say, sends it
 	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
@@ -526,6 +527,7 @@ func (x *Index) plan(text string) *plan {
 	}
 	var all []keyword
 	kept, verb, said, told, posting, last := 0, false, false, false, false, -1
+	medium := false // the query starts with a server's name used as a verb: whatsapp mom that ...
 	// head makes keyword n the query's first word when none is yet.
 	head := func(n int) {
 		k := &all[n]
@@ -552,9 +554,11 @@ func (x *Index) plan(text string) *plan {
 		// "a note saying it is approved") is its content: values, not the
 		// request.
 		if lw := strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'")); params.said && len(ws) == 1 {
-			if sayWords[lw] || lw == "that" && told {
+			if sayWords[lw] || lw == "that" && (told || medium) {
 				said = true
+				told = told || medium
 			}
+			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw])
 			told = told || tellWords[lw]
 			posting = posting || told || postWords[lw]
 		}
@@ -643,6 +647,13 @@ func (x *Index) plan(text string) *plan {
 		if tok.label && posting && params.said {
 			said = true
 		}
+	}
+	// A server's name used as a verb before what to say (whatsapp mom
+	// that I'm late, slack the team that the build is green) sends it.
+	if medium && said && p.verb == noVerb {
+		all = append(all, keyword{word: "send", stem: stem("send"), weight: params.implied})
+		p.verb, p.intent = acts, acts
+		kept++
 	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
@@ -806,6 +817,10 @@ var questionWords = wordSet("what", "which", "who", "whose", "is", "are", "does"
 // postWords are verbs of posting: after one, the text after a label is
 // what to post.
 var postWords = wordSet("post", "tweet", "send", "publish", "comment", "text", "email", "mail", "skeet", "toot", "share", "reply", "respond")
+
+// mediumWords, first in a query, are verbs of sending by a medium (email
+// the team that ...).
+var mediumWords = wordSet("email", "mail", "text", "sms")
 
 // sayWords begin a message's content; after tellWords, so does that.
 var (
