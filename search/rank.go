@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true, plural: true, medium: true, acronyms: true,
+	state: true, action: true, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -58,7 +58,6 @@ type ranking struct {
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
 	action                                  bool    // whether the verb bonus needs the same action, not only its class
-	plural                                  bool    // whether a plural first word is a noun, read
 	medium                                  bool    // whether a server's name first, before what to say, sends it
 	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
@@ -535,11 +534,6 @@ func (x *Index) plan(text string) *plan {
 			verb = true
 			p.head = n
 			p.verb = verbClass(k.word)
-			// A plural first (replies to a post, comments on a PR) names
-			// what to read: it is no verb.
-			if params.plural && p.verb != noVerb && singular(k.word) != k.word && verbClass(singular(k.word)) != noVerb {
-				p.verb = reads
-			}
 			if p.verb != noVerb {
 				p.intent = p.verb
 			}
@@ -691,9 +685,10 @@ func (x *Index) plan(text string) *plan {
 	// The sense of the query's verb, from its object: the first three
 	// words after it that are no stop words.
 	if h := p.head; h >= 0 && params.senses {
-		// Turning or making something into something else converts it.
+		// Turning or making something into something else converts it:
+		// the verb is convert, not turn (on).
 		if intoVerbs[p.kws[h].word] && slices.ContainsFunc(p.kws[h+1:], func(k keyword) bool { return k.word == "into" }) {
-			p.kws[h].sense = []string{"convert", "transform"}
+			p.kws[h].word, p.kws[h].stem = "convert", stem("convert")
 		}
 		n := 0
 		for j := h + 1; j < len(p.kws) && n < 3 && p.kws[h].sense == nil; j++ {

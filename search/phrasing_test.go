@@ -1,0 +1,120 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/execlua/execlua/pool"
+)
+
+// ruleMatters checks that turning a rule off loses the query's first tool,
+// so that a test of the rule tests it.
+func ruleMatters(t *testing.T, tools []pool.Tool, query, want string, off func(*ranking)) {
+	t.Helper()
+	full := params
+	defer func() { params = full }()
+	off(&params)
+	if got := names(doSearch(t, tools, q(query))); len(got) > 0 && got[0] == want {
+		t.Errorf("with the rule off, %q still found %s first: the test does not test the rule", query, want)
+	}
+}
+
+// A word ending in a colon is a label, no value: after a verb of posting
+// the text after it is what to post; alone it qualifies what follows.
+func TestLabels(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("twitter", "post_tweet", "Post a tweet."),
+		mcpTool("twitter", "like_tweet", "Like a tweet."),
+		mcpTool("shop", "list_live_products", "List the products that are live today."),
+		mcpTool("snowflake", "list_warehouses", "List the warehouses."),
+		mcpTool("bigquery", "list_datasets", "List the datasets and warehouses."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"tweet: we are live on product hunt today": "mcp__twitter__post_tweet",
+		"snowflake: list warehouses":               "mcp__snowflake__list_warehouses",
+	})
+	ruleMatters(t, tools, "tweet: we are live on product hunt today", "mcp__twitter__post_tweet", func(r *ranking) { r.said = false })
+}
+
+// A verb of the query matches a tool named by another specific verb of
+// its class only through the vocabulary: posting is no liking, while a
+// general verb (create) can be any action of its class. A name's verb is
+// never a stop word (like in like_post).
+func TestSameAction(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("bluesky", "like-post", "Like a post on Bluesky."),
+		mcpTool("bluesky", "create-post", "Create a new post."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"post on bluesky: shipping v2 today": "mcp__bluesky__create-post",
+		"like a post":                        "mcp__bluesky__like-post",
+	})
+	ruleMatters(t, tools, "post on bluesky: shipping v2 today", "mcp__bluesky__create-post", func(r *ranking) { r.action = false })
+}
+
+// A capitalized word the vocabulary knows (VM) is no person's or
+// product's name, and the particle of a phrasal verb is no prefix (down
+// of tear down is not download).
+func TestKnownAcronyms(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("digitalocean", "droplet-delete", "Delete a Droplet."),
+		mcpTool("wordpress", "deletePost", "Delete a post for good."),
+		mcpTool("files", "download_file", "Download a file."),
+	}
+	wantFirst(t, tools, map[string]string{"tear down the VM for good": "mcp__digitalocean__droplet-delete"})
+	ruleMatters(t, tools, "tear down the VM for good", "mcp__digitalocean__droplet-delete", func(r *ranking) { r.acronyms = false })
+}
+
+// Turning or making something into something else converts it.
+func TestIntoConverts(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("maps", "geocode", "Convert a place name to coordinates."),
+		mcpTool("home", "turn_on", "Turn on a device by name."),
+	}
+	wantFirst(t, tools, map[string]string{"turn a city name into coordinates": "mcp__maps__geocode"})
+	ruleMatters(t, tools, "turn a city name into coordinates", "mcp__maps__geocode", func(r *ranking) { r.senses = false })
+}
+
+// Abbreviations stand for their words; r/name is a subreddit, as
+// owner/name is a repository.
+func TestAbbreviations(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("xero", "list-profit-and-loss", "Profit and loss report."),
+		mcpTool("xero", "list-accounts", "List accounts."),
+		mcpTool("reddit", "get_subreddit_info", "Get information about a community."),
+		mcpTool("github", "get_repository", "Get information about a repository."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"xero P&L by month":    "mcp__xero__list-profit-and-loss",
+		"info about r/golang":  "mcp__reddit__get_subreddit_info",
+		"info about golang/go": "mcp__github__get_repository",
+	})
+}
+
+// Two words the pool writes as one are that word, unless one of them
+// names a server: in box is no inbox when Box is a server.
+func TestServerIsNoCompoundPart(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gmail", "read_inbox", "Read the inbox."),
+		mcpTool("box", "box_read_file", "Read the text of a file stored in Box."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"read a contract stored in box": "mcp__box__box_read_file",
+	})
+}
+
+// A server's name or a medium first, before what to say, is a verb of
+// sending: whatsapp mom that I am late sends her a message.
+func TestMediumFirstSends(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("whatsapp", "send_message", "Send a WhatsApp message to a phone number."),
+		mcpTool("whatsapp", "get_chat", "Get a chat by its id."),
+		mcpTool("whatsapp", "list_messages", "List the messages of a chat."),
+		mcpTool("gmail", "send_email", "Send an email."),
+		mcpTool("gmail", "search_emails", "Search emails."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"whatsapp my mom at 34612345678 that I will be 20 minutes late": "mcp__whatsapp__send_message",
+		"email the team that the release is out":                        "mcp__gmail__send_email",
+	})
+	ruleMatters(t, tools, "whatsapp my mom at 34612345678 that I will be 20 minutes late", "mcp__whatsapp__send_message", func(r *ranking) { r.medium = false })
+}
