@@ -21,41 +21,52 @@
 //     when it names several), also as copied with its call form.
 //   - Each keyword scores a tool by its best match: the field (a word of
 //     the tool's own name, of its server's name or a prefix its tools'
-//     names share such as browser_, a substring of the name, the searchHint, the
-//     description, an argument's name or description in the input
-//     schema), how it matched (the word itself, its plural or
+//     names share such as browser_, a substring of the name, the
+//     searchHint, the description, an argument's name or description in
+//     the input schema), how it matched (the word itself, its plural or
 //     singular, a derived form such as deployment for deploy, a curated
-//     synonym or broader word, a looser relation, a prefix, one edit
-//     away for words of five letters or more (two letters swapped for
-//     four), unless the vocabulary
-//     knows the word), and how rare the word is in the pool. The curated
-//     vocabulary (vocab.go) is written from general knowledge of what
-//     tools do; a phrasal verb (spin up, tear down) means its verb; a
-//     verb's object chooses its sense (open a page visits it, open a pull
-//     request creates it); two words the pool writes as one (on-call,
-//     oncall) are that word. A word with no e to drop (taks) is no form of
-//     the pool's words whose e the stemmer dropped (take): it reaches them
-//     as a near spelling, and short words two swapped letters away (task).
-//     Among other keywords, the start of a longer name word (transit of
+//     synonym or broader word, a looser relation, a prefix, one edit away
+//     for words of five letters or more (two letters swapped for four),
+//     unless the vocabulary knows the word), and how rare the word is in
+//     the pool. The curated vocabulary (vocab.go) is written from general
+//     knowledge of what tools do; a phrasal verb (spin up, tear down)
+//     means its verb; a verb's object chooses its sense (open a page
+//     visits it, open a pull request creates it), and turning or making
+//     something into something else converts it; two words the pool writes
+//     as one (on-call, oncall) are that word, unless one of them names a
+//     server (in box is no inbox when Box is a server). Colloquial words
+//     (nuke, grab, VM, convo) and abbreviations (P&L) mean what they stand
+//     for. A word with no e to drop (taks) is no form of the pool's words
+//     whose e the stemmer dropped (take): it reaches them as a near
+//     spelling, and short words two swapped letters away (task). Among
+//     other keywords, the start of a longer name word (transit of
 //     transitions) is no substring match.
+//   - A server's words weigh more than a description's: a query that names
+//     a server (snowflake, whatsapp) looks there first.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
 //     name, for a query's verb of the class (read, change, destroy, run)
-//     of the first verb of its name (a question reads), for words written as in the name
-//     (issue, not issues) or the
-//     description, for name words in the query's order, for a name that
-//     starts with the query's first word, and for keyword pairs found as
-//     phrases in the description.
+//     of the first verb of its name (a question reads) when both name the
+//     same action or either is a general verb (posting is no liking,
+//     creating can be posting; a name's verb is never a stop word), for
+//     words written as in the name (issue, not issues) or the description,
+//     for name words in the query's order, for a name that starts with the
+//     query's first word, and for keyword pairs found as phrases in the
+//     description.
 //   - Stop words (and a request's filler: "could you", "I'd like to")
-//     count only in names (get_me for "who am I"), at a low weight;
-//     quoted text, paths, addresses, ids and capitalized names the pool
-//     does not know (Priya, Acme) weigh as values, and a value implies
-//     what it is (notes.md a file, owner/name a repository, a URL, an
-//     address, a #channel, an SQL statement an SQL query). What a message
-//     is to say (after "saying", or "that" after a verb of telling) weighs
-//     as values too; a yes-no question (is the door open) asks for a
-//     state.
+//     count only in names (get_me for "who am I"), at a low weight; quoted
+//     text, paths, addresses, ids and capitalized names neither the pool
+//     nor the vocabulary knows (Priya, Acme; not VM) weigh as values, and
+//     a value implies what it is (notes.md a file, owner/name a
+//     repository, a URL, an address, a #channel, r/name a subreddit, an
+//     SQL statement an SQL query). What a message is to say (after
+//     "saying", "that" after a verb of telling, the text after a label
+//     that follows a verb of posting: "tweet: we are live") weighs as
+//     values too; a server's name or a medium used as a verb before it
+//     (whatsapp mom that I'm late) means sending it. A word ending in a
+//     colon is a label, no value (snowflake: list warehouses). A yes-no
+//     question (is the door open) asks for a state.
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a
