@@ -118,3 +118,17 @@ func TestMediumFirstSends(t *testing.T) {
 	})
 	ruleMatters(t, tools, "whatsapp my mom at 34612345678 that I will be 20 minutes late", "mcp__whatsapp__send_message", func(r *ranking) { r.medium = false })
 }
+
+// With one keyword among stop words, the stop words set no tier (SRCH-5):
+// a name made of stop words (who_am_i) does not outrank the keyword's
+// own match.
+func TestStopWordsSetNoTier(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("box", "who_am_i", "Get the current user."),
+		mcpTool("books", "search_vendors", "Search the vendors we buy from."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"who do we buy from": "mcp__books__search_vendors",
+		"who am i":           "mcp__box__who_am_i",
+	})
+}

@@ -265,7 +265,7 @@ func (x *Index) score(text string) *scores {
 				}
 				for _, id := range ids {
 					set(id, params.fields[f]*w)
-					if p.single && v.literal {
+					if p.single && v.literal && !k.stop {
 						s.tier[id] = max(s.tier[id], fieldTier(f))
 					}
 				}
