@@ -492,6 +492,7 @@ var phrasal = map[string][]string{
 	"write down": {"create", "note", "write"}, "lock out": {"suspend", "lock"},
 	"log into": {"login", "signin", "authenticate"}, "check off": {"complete", "close", "done"},
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
+	"looks like": {"screenshot", "view"}, "look like": {"screenshot", "view"},
 	"call off": {"cancel"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
 	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
 	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
