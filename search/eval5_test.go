@@ -9,7 +9,7 @@ import (
 
 // eval5Pool is the four evaluation pools together (825 tools), checked
 // for repeated names.
-func eval5Pool(t *testing.T) []pool.Tool {
+func eval5Pool(t testing.TB) []pool.Tool {
 	t.Helper()
 	var combined []pool.Tool
 	for _, path := range []string{"../testdata/search/eval/pool.json", "../testdata/search/eval3/pool.json",

@@ -673,6 +673,9 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	p.kws = all[:min(len(all), maxKeywords)]
+	if p.head >= len(p.kws) {
+		p.head = -1 // the first word came after the cap
+	}
 	for _, k := range p.kws {
 		if k.weight == 1 {
 			p.meaning++
@@ -749,8 +752,15 @@ func (x *Index) variants(k *keyword) {
 			// A near spelling starts as the word does, or with its first
 			// letters swapped (lsit, rleay).
 			st := k.stem
-			for i, pre := range []string{st[:2], st[1:2] + st[:1], st[:1] + st[2:3]} {
-				if i > 0 && (len(st) < 3 || pre == st[:2]) {
+			var starts []string // a stem can be two letters (sxes, sx)
+			if len(st) >= 2 {
+				starts = append(starts, st[:2])
+			}
+			if len(st) >= 3 {
+				starts = append(starts, st[1:2]+st[:1], st[:1]+st[2:3])
+			}
+			for i, pre := range starts {
+				if i > 0 && pre == st[:2] {
 					continue
 				}
 				x.words.near(pre, func(key string, p *post) {
