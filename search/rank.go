@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true, medium: true, acronyms: true,
+	state: true, action: true, why: true, repeats: true, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -58,6 +58,8 @@ type ranking struct {
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
 	action                                  bool    // whether the verb bonus needs the same action, not only its class
+	why                                     bool    // whether a why-question asks to read errors
+	repeats                                 bool    // whether a word said as a value and again not is no value
 	medium                                  bool    // whether a server's name first, before what to say, sends it
 	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
@@ -569,7 +571,16 @@ func (x *Index) plan(text string) *plan {
 		for _, w := range ws {
 			prev := last
 			last = -1
-			if isNumber(w) || slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+			if isNumber(w) {
+				continue
+			}
+			// A word said again counts once; said as a value first
+			// ('stripe-api-key' from key vault) and then not, it is no value.
+			if j := slices.IndexFunc(all, func(k keyword) bool { return k.word == w }); j >= 0 {
+				if !value && all[j].weight < 1 && !all[j].stop && params.repeats {
+					all[j].weight = 1
+					last = j
+				}
 				continue
 			}
 			k := keyword{word: w, stem: stem(w), weight: 1}
@@ -601,8 +612,8 @@ func (x *Index) plan(text string) *plan {
 					joined = ""
 				}
 			}
-			if joined != "" && (x.serverWord(stem(w)) || x.serverWord(all[prev].stem)) {
-				joined = "" // in box is no inbox when box is a server
+			if joined != "" && (x.serverWord(stem(w)) && isStop(all[prev].word) || x.serverWord(all[prev].stem) && isStop(w)) {
+				joined = "" // in box is no inbox when box is a server (key vault is keyvault)
 			}
 			if joined != "" && (isStop(w) || isStop(all[prev].word)) {
 				k.part = true
@@ -648,6 +659,14 @@ func (x *Index) plan(text string) *plan {
 		all = append(all, keyword{word: "send", stem: stem("send"), weight: params.implied})
 		p.verb, p.intent = acts, acts
 		kept++
+	}
+	// Why something fails or does not show asks to read its errors.
+	if params.why && len(all) > 0 && all[0].word == "why" {
+		if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == "error" }) {
+			all = append(all, keyword{word: "error", stem: stem("error"), weight: params.implied})
+			kept++
+		}
+		p.verb, p.intent = reads, reads
 	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
