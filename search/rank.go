@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true, why: true, repeats: true, medium: true, acronyms: true,
+	state: true, action: true, why: true, repeats: true, phrasalQ: 0.8, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -60,6 +60,7 @@ type ranking struct {
 	action                                  bool    // whether the verb bonus needs the same action, not only its class
 	why                                     bool    // whether a why-question asks to read errors
 	repeats                                 bool    // whether a word said as a value and again not is no value
+	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
 	medium                                  bool    // whether a server's name first, before what to say, sends it
 	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
@@ -653,6 +654,22 @@ func (x *Index) plan(text string) *plan {
 			said = true
 		}
 	}
+	// A verb's particle after its object (turn the dag back on, shut the
+	// server down) makes the pair mean another verb, as next to it does.
+	if h := p.head; h >= 0 && params.phrasal && all[h].also == nil {
+		for j := h + 2; j < min(len(all), h+8); j++ {
+			if to, ok := phrasal[all[h].word+" "+all[j].word]; ok && isParticle(all[j].word) {
+				all[h].also = to
+				all[j].particle = true
+				p.verb = verbClass(to[0])
+				p.intent = max(p.verb, reads)
+				if !isStop(all[j].word) {
+					kept--
+				}
+				break
+			}
+		}
+	}
 	// A server's name used as a verb before what to say (whatsapp mom
 	// that I'm late, slack the team that the build is green) sends it.
 	if medium && said && p.verb == noVerb {
@@ -803,7 +820,8 @@ func (x *Index) variants(k *keyword) {
 	}
 	reach(derive(k.word), params.derived, false)
 	for _, w := range k.also {
-		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+		reach([]string{stem(w)}, params.phrasalQ, false)
+		reach(synonymTable[stem(w)], params.synonym, false)
 	}
 	for _, w := range k.sense {
 		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
@@ -831,6 +849,13 @@ func (x *Index) knows(k *keyword) bool {
 	}
 	return false
 }
+
+// isParticle reports whether w is an adverb particle that can stand after a
+// verb's object (turn it on, shut it down), unlike a preposition (look
+// into, buy from).
+func isParticle(w string) bool { return particles[w] }
+
+var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over")
 
 // yesNo begin a question answered yes or no.
 var yesNo = wordSet("is", "are", "does", "do")
