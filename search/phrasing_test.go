@@ -35,20 +35,17 @@ func TestLabels(t *testing.T) {
 	ruleMatters(t, tools, "tweet: we are live on product hunt today", "mcp__twitter__post_tweet", func(r *ranking) { r.said = false })
 }
 
-// A verb of the query matches a tool named by another specific verb of
-// its class only through the vocabulary: posting is no liking, while a
-// general verb (create) can be any action of its class. A name's verb is
-// never a stop word (like in like_post).
-func TestSameAction(t *testing.T) {
+// A name's verb is never a stop word: like in like_tweet is left
+// uncovered by a query that does not like anything.
+func TestNameVerbIsNoStopWord(t *testing.T) {
 	tools := []pool.Tool{
-		mcpTool("bluesky", "like-post", "Like a post on Bluesky."),
-		mcpTool("bluesky", "create-post", "Create a new post."),
+		mcpTool("twitter", "like_tweet", "Like a tweet."),
+		mcpTool("twitter", "post_tweet", "Post a new tweet."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"post on bluesky: shipping v2 today": "mcp__bluesky__create-post",
-		"like a post":                        "mcp__bluesky__like-post",
+		"tweet: we are live on product hunt today": "mcp__twitter__post_tweet",
+		"like a tweet":                             "mcp__twitter__like_tweet",
 	})
-	ruleMatters(t, tools, "post on bluesky: shipping v2 today", "mcp__bluesky__create-post", func(r *ranking) { r.action = false })
 }
 
 // A capitalized word the vocabulary knows (VM) is no person's or
@@ -131,4 +128,51 @@ func TestStopWordsSetNoTier(t *testing.T) {
 		"who do we buy from": "mcp__books__search_vendors",
 		"who am i":           "mcp__box__who_am_i",
 	})
+}
+
+// A question with no verb of its own asks to read: a tool named to
+// change something is not its answer, even when the question names that
+// change (what streams can I join lists them).
+func TestQuestionsAskNoChange(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("zulip", "subscribe_to_stream", "Join a stream."),
+		mcpTool("zulip", "list_streams", "List the streams of the organization."),
+		mcpTool("docs", "createDocument", "Create a new Google Doc."),
+		mcpTool("docs", "listGoogleDocs", "List the Google Docs you have."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"what zulip streams can I join":                "mcp__zulip__list_streams",
+		"join a zulip stream":                          "mcp__zulip__subscribe_to_stream",
+		"which google docs do I have about onboarding": "mcp__docs__listGoogleDocs",
+	})
+	ruleMatters(t, tools, "what zulip streams can I join", "mcp__zulip__list_streams", func(r *ranking) { r.asks = 0 })
+}
+
+// Why something does not work asks to read its errors.
+func TestWhyReadsErrors(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("airflow", "post_dag_run", "Trigger a new DAG run."),
+		annotated(mcpTool("airflow", "list_import_errors", "List the errors of DAG files that failed to import."), true, false),
+	}
+	wantFirst(t, tools, map[string]string{"why isn't my new dag showing up": "mcp__airflow__list_import_errors"})
+	ruleMatters(t, tools, "why isn't my new dag showing up", "mcp__airflow__list_import_errors", func(r *ranking) { r.why = false })
+}
+
+// A verb's particle after its object means the phrasal verb (turn the
+// dag back on unpauses it), and a word said as a value and then again is
+// no value (key vault after 'stripe-api-key').
+func TestSeparatedParticlesAndRepeats(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("airflow", "unpause_dag", "Unpause a DAG so that it is scheduled again."),
+		mcpTool("airflow", "get_dag_details", "Get the details of a DAG."),
+		mcpTool("home", "HassTurnOn", "Turn on a device."),
+		mcpTool("vault", "read_secret", "Read a secret."),
+		mcpTool("azure", "keyvault_secret_get", "Get a secret from an Azure Key Vault."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"turn the nightly_etl dag back on":                       "mcp__airflow__unpause_dag",
+		"get secret 'stripe-api-key' from key vault kv-payments": "mcp__azure__keyvault_secret_get",
+	})
+	ruleMatters(t, tools, "turn the nightly_etl dag back on", "mcp__airflow__unpause_dag", func(r *ranking) { r.phrasal = false })
+	ruleMatters(t, tools, "get secret 'stripe-api-key' from key vault kv-payments", "mcp__azure__keyvault_secret_get", func(r *ranking) { r.repeats = false })
 }

@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, action: true, why: true, repeats: true, phrasalQ: 0.8, medium: true, acronyms: true,
+	state: true, why: true, repeats: true, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -57,9 +57,9 @@ type ranking struct {
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
-	action                                  bool    // whether the verb bonus needs the same action, not only its class
 	why                                     bool    // whether a why-question asks to read errors
 	repeats                                 bool    // whether a word said as a value and again not is no value
+	asks                                    float64 // a question against a tool named to change or destroy
 	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
 	medium                                  bool    // whether a server's name first, before what to say, sends it
 	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
@@ -144,6 +144,7 @@ type plan struct {
 	verb      intent  // the class of the query's first word when it is a verb, or noVerb
 	positions int     // keywords that are not stop words
 	head      int     // the query's first word (after stop words, values and server names), or -1
+	asks      bool    // the query is a question with no verb of its own: it reads
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
@@ -428,8 +429,13 @@ func (s *scores) finishName(id int32) {
 		if !verb {
 			if c := verbClass(nw.word); c != noVerb {
 				verb = true
-				if c == p.verb && s.sameAction(nw) {
+				if c == p.verb {
 					bonus += params.verb
+				}
+				// A question asks to read: a tool named to change or
+				// destroy is not its answer (what streams can I join).
+				if p.asks && (c == acts || c == harms) {
+					bonus -= params.asks
 				}
 			}
 		}
@@ -467,28 +473,6 @@ func (s *scores) finishName(id int32) {
 // finishPhrase adds a bonus per pair of keywords next to each other in the
 // query that are next to each other in tool id's description (stop words
 // aside), each pair once, and then scales the score.
-// sameAction reports whether the first verb of a tool's name can be the
-// query's: when either is a general verb (create, get, update), or the
-// query's verb reaches it. A specific verb is no other (like a post is
-// no way to post one).
-func (s *scores) sameAction(nw nameWord) bool {
-	p := s.plan
-	if p.head < 0 || !params.action {
-		return true
-	}
-	head := p.kws[p.head].word
-	if generalVerbs[nw.word] || generalVerbs[head] {
-		return true
-	}
-	r, ok := p.byStem[nw.stem]
-	return ok && r.k == p.head
-}
-
-// generalVerbs name an action by its class alone.
-var generalVerbs = wordSet("create", "add", "new", "make", "get", "list", "show", "read", "fetch",
-	"view", "update", "edit", "set", "change", "modify", "run", "execute", "find", "search",
-	"delete", "remove", "manage", "do", "perform", "write", "put", "query", "describe", "retrieve")
-
 func (s *scores) finishPhrase(id int32) {
 	p := s.plan
 	var pairs, written uint64
@@ -683,12 +667,12 @@ func (x *Index) plan(text string) *plan {
 			all = append(all, keyword{word: "error", stem: stem("error"), weight: params.implied})
 			kept++
 		}
-		p.verb, p.intent = reads, reads
+		p.verb, p.intent, p.asks = reads, reads, true
 	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
 	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
-		p.verb = reads
+		p.verb, p.asks = reads, true
 		// A yes-no question (is the door open, are the lights on) asks
 		// for a state.
 		if yesNo[all[0].word] && params.state && kept > 0 && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == "state" }) {
