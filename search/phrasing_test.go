@@ -44,7 +44,7 @@ func TestNameVerbIsNoStopWord(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{
 		"tweet: we are live on product hunt today": "mcp__twitter__post_tweet",
-		"like a tweet":                             "mcp__twitter__like_tweet",
+		"like a tweet": "mcp__twitter__like_tweet",
 	})
 }
 
@@ -175,4 +175,21 @@ func TestSeparatedParticlesAndRepeats(t *testing.T) {
 	})
 	ruleMatters(t, tools, "turn the nightly_etl dag back on", "mcp__airflow__unpause_dag", func(r *ranking) { r.phrasal = false })
 	ruleMatters(t, tools, "get secret 'stripe-api-key' from key vault kv-payments", "mcp__azure__keyvault_secret_get", func(r *ranking) { r.repeats = false })
+}
+
+// Logging, filing or raising a bug creates one; logging hours is still a
+// worklog.
+func TestLogAndFileSenses(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("shortcut", "stories-create", "Create a new story."),
+		mcpTool("shortcut", "stories-search", "Search stories."),
+		mcpTool("git", "git_log", "Show the commit log."),
+		mcpTool("jira", "add_worklog", "Add a worklog (time spent) to an issue."),
+	}
+	wantFirst(t, tools, map[string]string{
+		`log a bug in shortcut: "Login button misaligned"`: "mcp__shortcut__stories-create",
+		"file a bug in shortcut":                           "mcp__shortcut__stories-create",
+		"log work hours on a jira issue":                   "mcp__jira__add_worklog",
+	})
+	ruleMatters(t, tools, `log a bug in shortcut: "Login button misaligned"`, "mcp__shortcut__stories-create", func(r *ranking) { r.senses = false })
 }

@@ -514,6 +514,15 @@ var senses = map[string][]sense{
 		{objects: stemSet("pr", "pull", "issue", "ticket", "bug", "case", "incident", "account", "branch"), verbs: []string{"create", "new"}},
 		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "window", "cover"), verbs: []string{"unlock", "turn", "enable"}},
 	},
+	"log": {
+		{objects: stemSet("bug", "issue", "ticket", "incident", "defect", "call", "meeting", "expense", "activity", "story", "task"), verbs: []string{"create", "add", "record"}},
+	},
+	"file": {
+		{objects: stemSet("bug", "issue", "ticket", "report", "complaint", "claim", "expense", "request", "incident", "defect"), verbs: []string{"create", "submit"}},
+	},
+	"raise": {
+		{objects: stemSet("bug", "issue", "ticket", "incident", "alert", "invoice", "request", "pr", "flag"), verbs: []string{"create", "open"}},
+	},
 	"start": {
 		{objects: stemSet("board", "whiteboard", "doc", "document", "page", "spreadsheet", "sheet", "thread", "project", "note", "draft", "list"), verbs: []string{"create", "new"}},
 	},
