@@ -248,6 +248,30 @@ var nounGroups = [][]string{
 	{"address", "addr"},
 	{"number", "num"},
 	{"birthday", "bday"},
+	// Data lineage.
+	{"upstream", "parent", "parents", "ancestor"},
+	{"downstream", "child", "children", "descendant"},
+	{"lineage", "provenance"},
+	// People and hiring.
+	{"employee", "staff", "personnel", "headcount"},
+	{"hire", "recruit"},
+	{"candidate", "applicant"},
+	{"opening", "requisition", "vacancy"},
+	{"payroll", "salary", "wage", "compensation"},
+	// Travel.
+	{"flight", "airline", "plane"},
+	{"hotel", "lodging", "accommodation"},
+	{"booking", "reservation"},
+	{"trip", "itinerary", "journey"},
+	// Trading and crypto.
+	{"portfolio", "holding", "holdings"},
+	{"crypto", "cryptocurrency", "coin"},
+	// Apps, boards and support desks.
+	{"dyno", "process"},
+	{"variable", "var"},
+	{"frame", "artboard"},
+	{"macro", "canned"},
+	{"agent", "assignee"},
 	{"ledger", "books", "bookkeeping", "accounting"},
 }
 
@@ -422,6 +446,8 @@ var narrower = map[string][]string{
 	"paid":         {"payment", "pay"},
 	"subreddit":    {"reddit"},
 	"whiteboard":   {"board"},
+	"canvas":       {"board"},
+	"sticky":       {"note"},
 	"skeet":        {"post", "bluesky"},
 	"toot":         {"post", "mastodon"},
 	"umbrella":     {"weather", "forecast"},
