@@ -58,10 +58,10 @@ func TestQualityNewPools(t *testing.T) {
 		misses     bool
 		top1, top5 float64
 	}{
-		{"test5", 4, "../testdata/search/eval5/test5.json", false, 0, 0},
-		{"dev5", 4, "../testdata/search/eval5/dev5.json", true, 0, 0},
-		{"test6", 5, "../testdata/search/eval6/test6.json", false, 0, 0},
-		{"dev6", 5, "../testdata/search/eval6/dev6.json", true, 0, 0},
+		{"test5", 4, "../testdata/search/eval5/test5.json", false, 73, 92},
+		{"dev5", 4, "../testdata/search/eval5/dev5.json", true, 82, 94},
+		{"test6", 5, "../testdata/search/eval6/test6.json", false, 83, 95},
+		{"dev6", 5, "../testdata/search/eval6/dev6.json", true, 86, 96},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			for _, q := range loadQueries(t, set.path) {
