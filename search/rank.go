@@ -40,7 +40,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, why: true, repeats: true, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
+	state: true, why: true, repeats: true, labelled: 0.6, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -59,6 +59,7 @@ type ranking struct {
 	state                                   bool    // whether a yes-no question asks for a state
 	why                                     bool    // whether a why-question asks to read errors
 	repeats                                 bool    // whether a word said as a value and again not is no value
+	labelled                                float64 // scales the tools of other servers when a label names one
 	asks                                    float64 // a question against a tool named to change or destroy
 	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
 	medium                                  bool    // whether a server's name first, before what to say, sends it
@@ -136,15 +137,16 @@ const (
 // plan is a keyword query, prepared.
 type plan struct {
 	kws       []keyword
-	exact     []int32 // the tools the query names exactly
-	single    bool    // one keyword: the tiers decide first
-	meaning   float64 // how many keywords are not values
-	weight    float64 // the keywords' weights, stop words aside
-	intent    intent  // what the query means to do
-	verb      intent  // the class of the query's first word when it is a verb, or noVerb
-	positions int     // keywords that are not stop words
-	head      int     // the query's first word (after stop words, values and server names), or -1
-	asks      bool    // the query is a question with no verb of its own: it reads
+	exact     []int32   // the tools the query names exactly
+	single    bool      // one keyword: the tiers decide first
+	meaning   float64   // how many keywords are not values
+	weight    float64   // the keywords' weights, stop words aside
+	intent    intent    // what the query means to do
+	verb      intent    // the class of the query's first word when it is a verb, or noVerb
+	positions int       // keywords that are not stop words
+	head      int       // the query's first word (after stop words, values and server names), or -1
+	servers   [][]int32 // the tools of each server a label names (algolia: ...)
+	asks      bool      // the query is a question with no verb of its own: it reads
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
@@ -327,6 +329,9 @@ func (s *scores) computeScale(id int32) float64 {
 	coord := 1.0
 	if p.weight > 0 {
 		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
+	}
+	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
+		coord *= params.labelled
 	}
 	return coord * p.intent.weigh(s.x.meta(id).effect)
 }
@@ -636,6 +641,12 @@ func (x *Index) plan(text string) *plan {
 		// qualifies what follows.
 		if tok.label && posting && params.said {
 			said = true
+		}
+		// A label that names a server (algolia: add a record) says where
+		// to look.
+		if server := stem(strings.ToLower(strings.TrimSuffix(tok.text, ":"))); tok.label && !posting && x.serverWord(server) {
+			sp, _ := x.words.get(server)
+			p.servers = append(p.servers, sp.f[fServer])
 		}
 	}
 	// A verb's particle after its object (turn the dag back on, shut the
