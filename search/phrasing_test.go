@@ -193,3 +193,26 @@ func TestLogAndFileSenses(t *testing.T) {
 	})
 	ruleMatters(t, tools, `log a bug in shortcut: "Login button misaligned"`, "mcp__shortcut__stories-create", func(r *ranking) { r.senses = false })
 }
+
+// A label that names a server says where to look; a medium as the
+// query's verb, before whom it reaches, sends; a question on what is asks
+// to read, whatever word follows it.
+func TestLabelsMediaAndCopulas(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("shop", "create_product", "Create a new product record."),
+		mcpTool("store", "add_product", "Add a new product to the store."),
+		mcpTool("algolia", "saveObject", "Add or replace a record in an index."),
+		mcpTool("mail", "send_email", "Send an email."),
+		annotated(mcpTool("mail", "get_stats", "Email report: delivery statistics."), true, false),
+		mcpTool("auth0", "create_application", "Create a new application."),
+		annotated(mcpTool("auth0", "list_applications", "List applications with their allowed callback URLs."), true, false),
+	}
+	wantFirst(t, tools, map[string]string{
+		"algolia: add a new product record":                     "mcp__algolia__saveObject",
+		"email this week's report to finance@acme.io":           "mcp__mail__send_email",
+		"is our new auth0 app allowed to redirect to localhost": "mcp__auth0__list_applications",
+	})
+	ruleMatters(t, tools, "algolia: add a new product record", "mcp__algolia__saveObject", func(r *ranking) { r.labelled = 1 })
+	ruleMatters(t, tools, "email this week's report to finance@acme.io", "mcp__mail__send_email", func(r *ranking) { r.medium = false })
+	ruleMatters(t, tools, "is our new auth0 app allowed to redirect to localhost", "mcp__auth0__list_applications", func(r *ranking) { r.question = false })
+}

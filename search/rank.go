@@ -665,6 +665,11 @@ func (x *Index) plan(text string) *plan {
 			}
 		}
 	}
+	// A medium used as the query's verb before whom or what it sends
+	// (email the report to finance, text a customer) sends it.
+	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) {
+		medium, said = true, true
+	}
 	// A server's name used as a verb before what to say (whatsapp mom
 	// that I'm late, slack the team that the build is green) sends it.
 	if medium && said && p.verb == noVerb {
@@ -682,6 +687,11 @@ func (x *Index) plan(text string) *plan {
 	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
+	// A question on what is (is our app allowed to ..., are the doors
+	// open) asks, whatever word comes first after it.
+	if params.question && len(all) > 0 && copulas[all[0].word] {
+		p.verb = noVerb
+	}
 	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
 		p.verb, p.asks = reads, true
 		// A yes-no question (is the door open, are the lights on) asks
@@ -846,11 +856,14 @@ func (x *Index) knows(k *keyword) bool {
 }
 
 // isParticle reports whether w is an adverb particle that can stand after a
-// verb's object (turn it on, shut it down), unlike a preposition (look
-// into, buy from).
+// verb's object (turn it on, shut it down, let them know), unlike a
+// preposition (look into, buy from).
 func isParticle(w string) bool { return particles[w] }
 
-var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over")
+var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over", "know")
+
+// copulas begin a question on what is, which has no verb of action.
+var copulas = wordSet("is", "are", "was", "were")
 
 // yesNo begin a question answered yes or no.
 var yesNo = wordSet("is", "are", "does", "do")
