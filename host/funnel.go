@@ -43,6 +43,10 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	if pre.Blocked != nil {
 		return execlua.Output{}, pre.Blocked
 	}
+	var err error
+	if call.Args, err = rewrite(pol, tool, call.Args, pre); err != nil {
+		return execlua.Output{}, err
+	}
 	if pre.Ask {
 		if err := h.ask(ctx, tool, call.Args, "a PreToolUse hook asked for confirmation"); err != nil {
 			return execlua.Output{}, err
@@ -54,6 +58,20 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	}
 	h.post(ctx, pol, tool.Name, call.Args, out)
 	return out, nil
+}
+
+// rewrite gives the input a call goes on with: the one a PreToolUse hook
+// put in its place (updatedInput), else its own. The deny rules apply to a
+// replaced input again, so that a hook can change a call but never make
+// it one a rule refuses.
+func rewrite(pol *policy, tool execlua.Tool, args json.RawMessage, pre hooks.PreResult) (json.RawMessage, error) {
+	if pre.Input == nil {
+		return args, nil
+	}
+	if v := pol.checker.Check(tool.Name, pre.Input); v.Decision == permission.Deny {
+		return nil, v.Refusal(tool.Name)
+	}
+	return pre.Input, nil
 }
 
 // post runs the PostToolUse hooks of a finished call and delivers their

@@ -450,3 +450,51 @@ func TestNoPrompter(t *testing.T) {
 		t.Errorf("unknown: %v", err)
 	}
 }
+
+// TestPreToolUseUpdatedInput: a PreToolUse hook that answers with
+// hookSpecificOutput.updatedInput replaces a nested call's input, as it
+// does a flat call's; the PostToolUse hooks see the replaced input; a
+// replacement that a deny rule refuses is refused; the first hook in
+// listed order wins. Settings kept for Claude Code carry such hooks: one
+// that sanitises an input must not be ignored.
+func TestPreToolUseUpdatedInput(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "post.log")
+	e := setup(t, nil, nil)
+	rewrite := e.hookScript("rewrite.sh", `in=$(cat)
+case "$in" in
+  *'"id":1'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"id":2,"by":"hook"}}}';;
+  *'"id":3'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"secret":"x"}}}';;
+esac
+`)
+	second := e.hookScript("second.sh", `cat >/dev/null; echo '{"hookSpecificOutput":{"updatedInput":{"id":99}}}'`+"\n")
+	post := e.hookScript("post.sh", "cat >> "+logFile+"; echo >> "+logFile+"\n")
+	e.write("local", `{"permissions": {"allow": ["mcp__fx"], "deny": ["mcp__fx__echo(*x*)"]}, "hooks": {
+		"PreToolUse": [{"matcher": "mcp__fx__echo", "hooks": [{"type": "command", "command": "`+rewrite+`"}]},
+		               {"matcher": "mcp__fx__echo", "hooks": [{"type": "command", "command": "`+second+`"}]}],
+		"PostToolUse": [{"matcher": "mcp__fx__echo", "hooks": [{"type": "command", "command": "`+post+`"}]}]}}`)
+	e.until("the hooks to load", func() bool { return e.h.SettingsFiles().Hooks(hooks.PreToolUse) != nil })
+
+	res := e.run(`return tools.mcp__fx__echo{ id = 1 }`)
+	if res.IsError || res.Text != `{"by":"hook","id":2}` {
+		t.Errorf("nested: %+v", res)
+	}
+	out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(`{"id":1}`)})
+	if err != nil || string(out.Structured) != `{"by":"hook","id":2}` {
+		t.Errorf("flat: %s %v", out.Structured, err)
+	}
+	data, _ := os.ReadFile(logFile)
+	var seen map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(string(data), "\n", 2)[0]), &seen); err != nil || fmt.Sprint(seen["tool_input"]) != "map[by:hook id:2]" {
+		t.Errorf("PostToolUse saw %v (%v)", seen["tool_input"], err)
+	}
+	res = e.run(`local ok, err = pcall(tools.mcp__fx__echo, { id = 3 }); return err`)
+	if res.IsError || !strings.Contains(res.Text, `denied by the rule "mcp__fx__echo(*x*)"`) {
+		t.Errorf("a replacement a rule denies: %+v", res)
+	}
+	// Only the second hook answers for id 5: its input is used.
+	res = e.run(`return tools.mcp__fx__echo{ id = 5 }`)
+	if res.IsError || res.Text != `{"id":99}` {
+		t.Errorf("second hook: %+v", res)
+	}
+}
