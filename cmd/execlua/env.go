@@ -63,6 +63,12 @@ type env struct {
 var isolationFlag = &cli.StringFlag{Name: "isolation", Value: string(execlua.InProcess),
 	Usage: "where scripts run: inprocess, or process (a worker process per run, with its own memory cap, killed past its budget)"}
 
+// maxWaitFlag is --max-wait, for the commands that run scripts: without
+// it a server that never answers holds a run for good, as the budget does
+// not count waiting for tools.
+var maxWaitFlag = &cli.DurationFlag{Name: "max-wait", DefaultText: "no limit",
+	Usage: "end a run once its waiting for tool calls adds up to more than this, e.g. 30s"}
+
 // openHost starts the host the common flags describe: settings layers,
 // MCP servers (connected before it returns), and one session. A settings
 // file that does not parse is a configuration error; servers that failed
@@ -85,6 +91,11 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 			return nil, usageErr("give --isolation inprocess or --isolation process", "%v", err)
 		}
 	}
+	wait := c.Duration("max-wait")
+	if wait < 0 {
+		return nil, usageErr("give a positive --max-wait, e.g. 30s", "--max-wait must be positive")
+	}
+	session.Limits.MaxNestedWait = wait
 	opts := &host.Options{
 		Settings:  settingsPaths(c, cwd),
 		MCPConfig: c.String("mcp-config"),

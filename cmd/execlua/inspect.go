@@ -108,7 +108,7 @@ Example:
    execlua search --demo "list notes"
    execlua search --demo --json select:mcp__demo__echo`,
 		Flags: withCommon(
-			&cli.IntFlag{Name: "max-results", Usage: "how many matches a keyword query returns (ToolSearch's max_results)"},
+			&cli.IntFlag{Name: "max-results", Usage: "how many matches a keyword query returns (ToolSearch's max_results)", DefaultText: "5"},
 		),
 		Action: searchAction,
 	}

@@ -9,14 +9,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/execlua/execlua/sandbox"
 )
 
 // binary is the execlua binary TestMain builds once for every test.
@@ -531,6 +535,89 @@ func TestHelpHasAnExample(t *testing.T) {
 	r := runCLI(t, "", "", "--help").want(t, exitOK)
 	if !strings.Contains(r.stdout, "Example:") {
 		t.Errorf("--help has no example:\n%s", r.stdout)
+	}
+}
+
+// A flag value that does not parse is named with what it should look like.
+func TestBadFlagValuesSayWhatIsExpected(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--budget", "5", "x.lua"}, `execlua: --budget wants a duration with a unit (500ms, 2s, 1m), not "5"`},
+		{[]string{"run", "--max-wait=soon", "x.lua"}, `execlua: --max-wait wants a duration with a unit (500ms, 2s, 1m), not "soon"`},
+		{[]string{"run", "x.lua", "--max-calls", "ten"}, `execlua: --max-calls wants a whole number, not "ten"`},
+		{[]string{"search", "--max-results", "1.5", "q"}, `execlua: --max-results wants a whole number, not "1.5"`},
+	} {
+		r := runCLI(t, "", "", tc.args...).want(t, exitUsage)
+		if line, _, _ := strings.Cut(r.stderr, "\n"); line != tc.want {
+			t.Errorf("execlua %v: %q, want %q", tc.args, line, tc.want)
+		}
+	}
+}
+
+// The examples of run --help that pipe a script in run as they are, and
+// the defaults it shows are the library's.
+func TestRunHelpExamplesWork(t *testing.T) {
+	help := runCLI(t, "", "", "run", "--help").want(t, exitOK).stdout
+	path := filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")
+	n := 0
+	for _, line := range strings.Split(help, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "echo ") || !strings.Contains(line, "| execlua run") {
+			continue
+		}
+		n++
+		cmd := exec.CommandContext(t.Context(), "sh", "-c", line)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "HOME="+cmd.Dir, "PATH="+path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", line, err, out)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no piped example in run --help:\n%s", help)
+	}
+	shown := map[string]string{}
+	for _, m := range regexp.MustCompile(`--(budget|max-calls) value .*\(default: (\w+)\)`).FindAllStringSubmatch(help, -1) {
+		shown[m[1]] = m[2]
+	}
+	if d, err := time.ParseDuration(shown["budget"]); err != nil || d != sandbox.DefaultBudget {
+		t.Errorf("run --help shows the budget's default as %q, want %v", shown["budget"], sandbox.DefaultBudget)
+	}
+	if shown["max-calls"] != fmt.Sprint(sandbox.DefaultMaxCalls) {
+		t.Errorf("run --help shows the call cap's default as %q, want %d", shown["max-calls"], sandbox.DefaultMaxCalls)
+	}
+}
+
+// --max-wait ends a run whose tool never answers in time, where the
+// budget, which does not count waiting (BUD-4), would not; a bad value is
+// a usage error.
+func TestRunMaxWait(t *testing.T) {
+	start := time.Now()
+	r := runCLI(t, "", `return tools.mcp__demo__sleep{ ms = 60000 }`, "run", "--demo", "--yes", "--max-wait", "200ms", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "waited for tool calls longer than the cap of 200ms") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v", d)
+	}
+	runCLI(t, "", `return 1`, "run", "--demo", "--max-wait", "-1s", "-").want(t, exitUsage)
+}
+
+// --record to a path that cannot be written is refused before the script
+// runs: its calls would be performed and their record lost.
+func TestRecordToAnUnwritablePath(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, `return tools.mcp__demo__echo{ a = 1 }`, "run", "--demo", "--yes", "--record", filepath.Join(dir, "no", "calls.json"), "-").want(t, exitUsage)
+	if strings.Contains(r.stderr, "tool call") || !strings.HasPrefix(r.stderr, "execlua: cannot write the recording: ") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	// A path that can be written is left as it was until the run ends.
+	existing := write(t, dir, "old.json", "keep")
+	runCLI(t, dir, `return 1 +`, "run", "--demo", "--record", filepath.Join(dir, "new.json"), "-").want(t, exitFailed)
+	if data, _ := os.ReadFile(existing); string(data) != "keep" {
+		t.Errorf("old.json = %q", data)
 	}
 }
 

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,12 +29,13 @@ configuration error.
 
 Example:
    execlua run --demo script.lua
-   echo 'return tools.mcp__demo__echo{ hi = 1 }' | execlua run --demo --json -
+   echo 'return tools.mcp__demo__echo{ hi = 1 }' | execlua run --demo --yes --json -
    execlua run --dry-run --record calls.json script.lua
    execlua run --replay calls.json script.lua`,
 		Flags: withCommon(
-			&cli.DurationFlag{Name: "budget", Usage: "script time allowed (waiting for tools does not count), e.g. 2s"},
-			&cli.IntFlag{Name: "max-calls", Usage: "most nested tool calls allowed"},
+			&cli.DurationFlag{Name: "budget", Usage: "script time allowed (waiting for tools does not count), e.g. 2s", DefaultText: "60s"},
+			&cli.IntFlag{Name: "max-calls", Usage: "most nested tool calls allowed", DefaultText: "50"},
+			maxWaitFlag,
 			&cli.StringFlag{Name: "images", Usage: "write the images tools returned into `DIR`", TakesFile: true},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers, without asking"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "perform only read-only calls; answer the others without performing them and list them"},
@@ -69,6 +72,11 @@ func runAction(c *cli.Context) error {
 	}
 	if c.Int("max-calls") < 0 || c.Duration("budget") < 0 {
 		return usageErr("give a positive --budget (2s) and --max-calls (10)", "--budget and --max-calls must be positive")
+	}
+	if c.IsSet("record") {
+		if err := writable(c.String("record")); err != nil {
+			return usageErr("give --record a path you can write to", "cannot write the recording: %v", err)
+		}
 	}
 	code, err := readScript(c.Args().First(), c.App.Reader)
 	if err != nil {
@@ -200,6 +208,23 @@ func readScript(path string, stdin io.Reader) (string, error) {
 		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", path)
 	}
 	return string(data), nil
+}
+
+// writable says whether path can be written, before a run whose calls
+// could not be recorded otherwise; it leaves no file behind.
+func writable(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			return f.Close()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(path)
 }
 
 // saveImages writes each image into dir (when set) as image-N with the

@@ -31,6 +31,7 @@ Example:
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port) instead of stdio"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers"},
 			isolationFlag,
+			maxWaitFlag,
 		),
 		Action: serveAction,
 	}
