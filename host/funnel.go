@@ -145,17 +145,19 @@ func (h *Host) execute(ctx context.Context, tool execlua.Tool, call execlua.Call
 
 // permit applies the permission rules to a call of tool; rules name the
 // tool the call reaches, never Exec. A tool that needs no permission of
-// its own (Exec) is asked about only when an ask rule names it.
+// its own (Exec) is refused or asked about only when a rule names it.
 func (h *Host) permit(ctx context.Context, pol *policy, tool execlua.Tool, args json.RawMessage, needsPermission bool) error {
 	v := pol.checker.Check(tool.Name, args)
+	if v.Rule == nil && !needsPermission {
+		// Only a rule naming it refuses or asks; the mode (dontAsk
+		// refusing what no rule allows) is for the calls it makes.
+		return nil
+	}
 	switch v.Decision {
 	case permission.Allow:
 		return nil
 	case permission.Deny:
 		return v.Refusal(tool.Name)
-	}
-	if v.Rule == nil && !needsPermission {
-		return nil
 	}
 	why := "no permission rule allows it"
 	if v.Rule != nil {

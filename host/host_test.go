@@ -498,3 +498,23 @@ esac
 		t.Errorf("second hook: %+v", res)
 	}
 }
+
+// TestDontAskModeAppliesToTheLeaves (PERM-2, PERM-5): in the dontAsk mode
+// Exec, which needs no permission of its own, runs; its nested calls are
+// allowed by their rules and refused, without a question, where no rule
+// allows them. Only a rule naming Exec refuses Exec.
+func TestDontAskModeAppliesToTheLeaves(t *testing.T) {
+	e := setup(t, map[string]string{"project": `{"permissions": {"defaultMode": "dontAsk", "allow": ["mcp__fx__text"]}}`}, nil)
+	res := e.run(`local ok, err = pcall(tools.mcp__fx__structured); return { tools.mcp__fx__text(), err }`)
+	want := `["line one\nline two","Permission to use mcp__fx__structured has been denied: no rule allows it and the permission mode is dontAsk."]`
+	if res.IsError || res.Text != want {
+		t.Errorf("result: %q\nwant %q", res.Text, want)
+	}
+	if q := e.prompts.asked(); len(q) != 0 {
+		t.Errorf("questions in the dontAsk mode: %+v", q)
+	}
+	e = setup(t, map[string]string{"project": `{"permissions": {"defaultMode": "dontAsk", "allow": ["mcp__fx__text"], "ask": ["Exec"]}}`}, nil)
+	if res := e.run(`return tools.mcp__fx__text()`); !res.IsError || res.Text != "The user refused permission to use Exec." {
+		t.Errorf("an ask rule for Exec: %+v", res)
+	}
+}
