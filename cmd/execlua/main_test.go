@@ -621,6 +621,27 @@ func TestRecordToAnUnwritablePath(t *testing.T) {
 	}
 }
 
+// A script file may start as C Lua's loader allows: a #! line (made
+// executable, it runs itself) and a byte order mark; line numbers stay the
+// file's.
+func TestScriptFileWithShebangAndBOM(t *testing.T) {
+	dir := t.TempDir()
+	file := write(t, dir, "echo.lua", "#!/usr/bin/env -S execlua run --demo --yes\nreturn tools.mcp__demo__echo{ x = 1 }\n")
+	if err := os.Chmod(file, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), file)
+	cmd.Env = append(os.Environ(), "HOME="+dir, "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.Output(); err != nil || string(out) != `{"x":1}`+"\n" {
+		t.Errorf("./echo.lua: %q, %v", out, err)
+	}
+	r := runCLI(t, dir, "", "run", "--demo", write(t, dir, "fail.lua", "\ufeff#!/usr/bin/env execlua\n\nerror('here')\n")).want(t, exitFailed)
+	if !strings.Contains(r.stdout, "script:3: here") {
+		t.Errorf("stdout = %q, want the error on line 3", r.stdout)
+	}
+	runCLI(t, dir, "#!/usr/bin/env execlua", "run", "--demo", "-").want(t, exitUsage)
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--bogus", "x.lua"},

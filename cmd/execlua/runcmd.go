@@ -204,10 +204,27 @@ func readScript(path string, stdin io.Reader) (string, error) {
 	if err != nil {
 		return "", usageErr("check the path, or give - to read the script from stdin", "cannot read the script: %v", err)
 	}
-	if strings.TrimSpace(string(data)) == "" {
+	code := loaderSkips(string(data))
+	if strings.TrimSpace(code) == "" {
 		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", path)
 	}
-	return string(data), nil
+	return code, nil
+}
+
+// loaderSkips drops what C Lua's loader skips at the start of a script
+// file: a UTF-8 byte order mark, and a first line starting with # (a
+// "#!/usr/bin/env -S execlua run" line), which is left empty so that line
+// numbers stay the file's.
+func loaderSkips(code string) string {
+	code = strings.TrimPrefix(code, "\ufeff")
+	if strings.HasPrefix(code, "#") {
+		_, rest, found := strings.Cut(code, "\n")
+		if !found {
+			return ""
+		}
+		return "\n" + rest
+	}
+	return code
 }
 
 // writable says whether path can be written, before a run whose calls
