@@ -202,7 +202,13 @@ func (e *env) execAvailable() error {
 	if slices.ContainsFunc(req.Tools, func(d execlua.ToolDeclaration) bool { return d.Name == execlua.Name }) {
 		return nil
 	}
-	return usageErr("add servers with --mcp-config or --settings, or try --demo", "Exec is not available: %v", req.Assembly.Exec)
+	switch req.Assembly.Exec {
+	case execlua.ExecDisabled:
+		return usageErr(`remove "enableExec": false from the settings (a managed layer's wins)`, "Exec is not available: the settings switch it off (enableExec is false)")
+	case execlua.ExecDenied:
+		return usageErr("remove the permission rule that denies Exec (or the allowed-tools list that leaves it out)", "Exec is not available: a permission rule denies it")
+	}
+	return usageErr("add servers with --mcp-config or --settings, or try --demo", "Exec is not available: no tool is left for scripts to call (no server gave one, or every one is denied or declared flat)")
 }
 
 // tools are every tool the host has: builtins and connected MCP tools.

@@ -714,7 +714,7 @@ func TestTypes(t *testing.T) {
 
 // FLAG-3, FLAG-4 at the command line: --managed-settings beats --settings;
 // with Exec off, the pool tools are declared flat and run says why it
-// cannot run.
+// cannot run; FLAG-6: so it does when a rule denies Exec.
 func TestManagedSettingsWin(t *testing.T) {
 	dir := t.TempDir()
 	local := write(t, dir, "settings.json", `{"enableExec": true}`)
@@ -728,7 +728,12 @@ func TestManagedSettingsWin(t *testing.T) {
 		t.Errorf("tools with Exec off = %s", r.stdout)
 	}
 	r = runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "--managed-settings", managed, "-").want(t, exitUsage)
-	if !strings.Contains(r.stderr, "Exec is not available") {
+	if !strings.HasPrefix(r.stderr, "execlua: Exec is not available: the settings switch it off (enableExec is false)\nhint: remove \"enableExec\": false") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	// Denied by a rule: said so, with no hint to add servers.
+	r = runCLI(t, dir, "return 1", "run", "--demo", "--settings", write(t, dir, "deny.json", `{"permissions": {"deny": ["Exec"]}}`), "-").want(t, exitUsage)
+	if !strings.HasPrefix(r.stderr, "execlua: Exec is not available: a permission rule denies it\nhint: remove the permission rule") {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 	runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "-").want(t, exitOK)
