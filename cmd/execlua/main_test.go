@@ -398,6 +398,11 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr = %q, want it to contain %q", r.stderr, want)
 	}
+	// A dry run that skipped nothing says so in words.
+	r = runCLI(t, "", `return tools.mcp__notes__list_notes().notes[1].id`, "run", "--demo", "--yes", "--dry-run", "-").want(t, exitOK)
+	if !strings.HasSuffix(r.stderr, "\ndry run: no call would have changed anything\n") {
+		t.Errorf("nothing skipped: stderr = %q", r.stderr)
+	}
 	// Without --dry-run the same script changes the store.
 	r = runCLI(t, "", changingScript, "run", "--demo", "--yes", "-").want(t, exitOK)
 	if r.stdout != `{"added_id":4,"after":3,"before":3}`+"\n" {
@@ -420,7 +425,7 @@ func TestDryRunKeepsPermissionsAndHooks(t *testing.T) {
 	if !strings.Contains(r.stdout, "PreToolUse:mcp__notes__add_note hook error") || !strings.Contains(r.stdout, "no new notes today") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "dry run: 0 calls would have changed something:") {
+	if !strings.Contains(r.stderr, "dry run: no call would have changed anything\n") {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 }

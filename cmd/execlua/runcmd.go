@@ -157,9 +157,12 @@ func runAction(c *cli.Context) error {
 		}
 	}
 	if dry != nil {
-		skipped := dry.calls()
-		fmt.Fprintf(c.App.ErrWriter, "dry run: %d %s would have changed something:\n", len(skipped), plural(len(skipped), "call", "calls"))
-		writeCalls(c.App.ErrWriter, skipped)
+		if skipped := dry.calls(); len(skipped) == 0 {
+			fmt.Fprintln(c.App.ErrWriter, "dry run: no call would have changed anything")
+		} else {
+			fmt.Fprintf(c.App.ErrWriter, "dry run: %d %s would have changed something:\n", len(skipped), plural(len(skipped), "call", "calls"))
+			writeCalls(c.App.ErrWriter, skipped)
+		}
 	}
 
 	if c.Bool("json") {
