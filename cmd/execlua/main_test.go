@@ -645,7 +645,10 @@ func TestScriptFileWithShebangAndBOM(t *testing.T) {
 	if !strings.Contains(r.stdout, "script:3: here") {
 		t.Errorf("stdout = %q, want the error on line 3", r.stdout)
 	}
-	runCLI(t, dir, "#!/usr/bin/env execlua", "run", "--demo", "-").want(t, exitUsage)
+	r = runCLI(t, dir, "#!/usr/bin/env execlua", "run", "--demo", "-").want(t, exitUsage)
+	if !strings.HasPrefix(r.stderr, "execlua: the script on stdin is empty\n") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
 }
 
 func TestUsageErrors(t *testing.T) {

@@ -209,7 +209,11 @@ func readScript(path string, stdin io.Reader) (string, error) {
 	}
 	code := loaderSkips(string(data))
 	if strings.TrimSpace(code) == "" {
-		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", path)
+		name := path
+		if path == "-" {
+			name = "on stdin"
+		}
+		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", name)
 	}
 	return code, nil
 }
