@@ -528,6 +528,17 @@ func TestSearch(t *testing.T) {
 		t.Errorf("search --max-results 1 = %s", r.stdout)
 	}
 	runCLI(t, "", "", "search", "--demo").want(t, exitUsage)
+	// The first line says how many matched, and how to see the rest.
+	for query, want := range map[string]string{
+		"zzzz qqq":               `no tool matches "zzzz qqq"` + "\n",
+		"":                       "5 of 9 matching tools (--max-results N shows more):\n",
+		"select:mcp__demo__echo": "1 matching tool:\n",
+	} {
+		r = runCLI(t, "", "", "search", "--demo", query).want(t, exitOK)
+		if line, _, _ := strings.Cut(r.stdout, "\n"); line+"\n" != want {
+			t.Errorf("search %q: first line %q, want %q", query, line, want)
+		}
+	}
 }
 
 func TestHelpHasAnExample(t *testing.T) {
