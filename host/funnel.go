@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +10,23 @@ import (
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host/hooks"
 	"github.com/execlua/execlua/host/permission"
+	"github.com/execlua/execlua/host/servers"
 	"github.com/execlua/execlua/host/settings"
 )
 
 // ErrUnknownTool is a call of a name the host has not registered.
 var ErrUnknownTool = errors.New("no such tool")
+
+// ErrInvalidArguments is a call whose arguments are not a JSON object, as
+// every tool's input is; it is refused before any rule, hook or tool. It
+// is the servers package's sentinel, so one errors.Is serves both layers.
+var ErrInvalidArguments = servers.ErrInvalidArguments
+
+// isObject reports whether raw is one valid JSON object.
+func isObject(raw json.RawMessage) bool {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(raw)
+}
 
 // ErrNoBuiltins is a builtin call on a host without Options.Builtin.
 var ErrNoBuiltins = errors.New("this host does not implement its builtins")
@@ -34,6 +47,9 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	}
 	if len(call.Args) == 0 {
 		call.Args = json.RawMessage("{}")
+	}
+	if !isObject(call.Args) {
+		return execlua.Output{}, fmt.Errorf("%w: the arguments of %s must be a JSON object, got %.40s", ErrInvalidArguments, call.Name, call.Args)
 	}
 	pol := h.pol.Load()
 	if err := h.permit(ctx, pol, tool, call.Args, true); err != nil {

@@ -518,3 +518,26 @@ func TestDontAskModeAppliesToTheLeaves(t *testing.T) {
 		t.Errorf("an ask rule for Exec: %+v", res)
 	}
 }
+
+// TestArgumentsMustBeAnObject: a flat call whose arguments are not a JSON
+// object is refused before any rule, hook or server, with a clear error;
+// malformed JSON used to reach mcp-go, whose failure to encode it read as
+// a transport error and took the server out of the pool.
+func TestArgumentsMustBeAnObject(t *testing.T) {
+	e := setup(t, map[string]string{"user": `{"permissions": {"allow": ["mcp__fx"]}}`}, nil)
+	for _, args := range []string{`not json`, `[1]`, `"s"`, `null`, `{"a":1`} {
+		_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(args)})
+		if !errors.Is(err, host.ErrInvalidArguments) || !strings.Contains(err.Error(), "the arguments of mcp__fx__echo must be a JSON object") {
+			t.Errorf("%s: %v", args, err)
+		}
+	}
+	if !slices.Contains(e.pooled(), "mcp__fx__echo") {
+		t.Fatalf("the server left the pool: %v", e.pooled())
+	}
+	if out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(` {"a":1}`)}); err != nil || string(out.Structured) != `{"a":1}` {
+		t.Errorf("a good call after the bad ones: %s, %v", out.Structured, err)
+	}
+	if len(e.prompts.asked()) != 0 {
+		t.Errorf("asked about a malformed call: %v", e.prompts.asked())
+	}
+}
