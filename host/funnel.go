@@ -45,7 +45,8 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	if !ok {
 		return execlua.Output{}, fmt.Errorf("%w: %s is not a tool of this host", ErrUnknownTool, call.Name)
 	}
-	if len(call.Args) == 0 {
+	if len(call.Args) == 0 || string(bytes.TrimSpace(call.Args)) == "null" {
+		// No arguments, as an MCP client may send them (none, or null).
 		call.Args = json.RawMessage("{}")
 	}
 	if !isObject(call.Args) {

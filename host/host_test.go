@@ -525,7 +525,7 @@ func TestDontAskModeAppliesToTheLeaves(t *testing.T) {
 // a transport error and took the server out of the pool.
 func TestArgumentsMustBeAnObject(t *testing.T) {
 	e := setup(t, map[string]string{"user": `{"permissions": {"allow": ["mcp__fx"]}}`}, nil)
-	for _, args := range []string{`not json`, `[1]`, `"s"`, `null`, `{"a":1`} {
+	for _, args := range []string{`not json`, `[1]`, `"s"`, `{"a":1`} {
 		_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(args)})
 		if !errors.Is(err, host.ErrInvalidArguments) || !strings.Contains(err.Error(), "the arguments of mcp__fx__echo must be a JSON object") {
 			t.Errorf("%s: %v", args, err)
@@ -536,6 +536,10 @@ func TestArgumentsMustBeAnObject(t *testing.T) {
 	}
 	if out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(` {"a":1}`)}); err != nil || string(out.Structured) != `{"a":1}` {
 		t.Errorf("a good call after the bad ones: %s, %v", out.Structured, err)
+	}
+	// No arguments, as an MCP client may send them, are an empty object.
+	if out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(`null`)}); err != nil || string(out.Structured) != `{}` {
+		t.Errorf("null arguments: %s, %v", out.Structured, err)
 	}
 	if len(e.prompts.asked()) != 0 {
 		t.Errorf("asked about a malformed call: %v", e.prompts.asked())
