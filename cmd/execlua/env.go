@@ -29,9 +29,11 @@ func commonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-config", Usage: "read MCP servers from `FILE`, an .mcp.json", TakesFile: true},
 		&cli.StringFlag{Name: "managed-settings", Usage: "managed settings `FILE`, above every other layer", TakesFile: true},
 		&cli.BoolFlag{Name: "demo", Usage: "add the built-in demo servers (demo, notes, weather)"},
-		&cli.BoolFlag{Name: "json", Usage: "machine-readable output on stdout"},
 	}
 }
+
+// jsonFlag is --json, for the commands whose output has a JSON form.
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "machine-readable output on stdout"}
 
 func withCommon(flags ...cli.Flag) []cli.Flag {
 	return append(commonFlags(), flags...)

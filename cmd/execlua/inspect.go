@@ -24,7 +24,7 @@ in full) and the names-only announcement appended to a new conversation.
 Example:
    execlua tools --demo
    execlua tools --mcp-config .mcp.json --json`,
-		Flags:  withCommon(),
+		Flags:  withCommon(jsonFlag),
 		Action: toolsAction,
 	}
 }
@@ -109,6 +109,7 @@ Example:
    execlua search --demo "list notes"
    execlua search --demo --json select:mcp__demo__echo`,
 		Flags: withCommon(
+			jsonFlag,
 			&cli.IntFlag{Name: "max-results", Usage: "how many matches a keyword query returns (ToolSearch's max_results)", DefaultText: "5"},
 		),
 		Action: searchAction,

@@ -670,6 +670,9 @@ func TestUsageErrors(t *testing.T) {
 		{"run"},
 		{"types", "extra"},
 		{"run", "--budget", "soon", "x.lua"},
+		// --json only where there is JSON to print.
+		{"types", "--demo", "--json"},
+		{"serve", "--json"},
 	} {
 		r := runCLI(t, "", "", args...).want(t, exitUsage)
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")

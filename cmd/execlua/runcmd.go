@@ -33,6 +33,7 @@ Example:
    execlua run --dry-run --record calls.json script.lua
    execlua run --replay calls.json script.lua`,
 		Flags: withCommon(
+			jsonFlag,
 			&cli.DurationFlag{Name: "budget", Usage: "script time allowed (waiting for tools does not count), e.g. 2s", DefaultText: "60s"},
 			&cli.IntFlag{Name: "max-calls", Usage: "most nested tool calls allowed", DefaultText: "50"},
 			maxWaitFlag,
