@@ -10,9 +10,10 @@ import (
 // RunExec performs the model's call of Exec as a flat tool call: the
 // permission rules naming Exec (a deny rule refuses it, an ask rule asks;
 // Exec needs no permission of its own, its nested calls do), Exec's
-// PreToolUse hooks, the run, and Exec's PostToolUse hooks when the run
-// succeeded (HOOK-6). A refusal or a blocking hook is a failed Result with
-// the same text a flat tool's refusal has; no sandbox starts.
+// PreToolUse hooks (which may replace the input), the run, and Exec's
+// PostToolUse hooks when the run succeeded (HOOK-6). A refusal or a
+// blocking hook is a failed Result with the same text a flat tool's
+// refusal has; no sandbox starts.
 func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMessage, opts *execlua.RunOptions) execlua.Result {
 	tool := execlua.Tool{Name: execlua.Name, Kind: execlua.Builtin}
 	pol := h.pol.Load()
@@ -22,6 +23,10 @@ func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMe
 	pre := pol.hooks.Pre(ctx, tool.Name, input)
 	if pre.Blocked != nil {
 		return refused(pre.Blocked)
+	}
+	input, err := rewrite(pol, tool, input, pre)
+	if err != nil {
+		return refused(err)
 	}
 	if pre.Ask {
 		if err := h.ask(ctx, tool, input, "a PreToolUse hook asked for confirmation"); err != nil {

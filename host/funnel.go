@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +10,23 @@ import (
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host/hooks"
 	"github.com/execlua/execlua/host/permission"
+	"github.com/execlua/execlua/host/servers"
 	"github.com/execlua/execlua/host/settings"
 )
 
 // ErrUnknownTool is a call of a name the host has not registered.
 var ErrUnknownTool = errors.New("no such tool")
+
+// ErrInvalidArguments is a call whose arguments are not a JSON object, as
+// every tool's input is; it is refused before any rule, hook or tool. It
+// is the servers package's sentinel, so one errors.Is serves both layers.
+var ErrInvalidArguments = servers.ErrInvalidArguments
+
+// isObject reports whether raw is one valid JSON object.
+func isObject(raw json.RawMessage) bool {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(raw)
+}
 
 // ErrNoBuiltins is a builtin call on a host without Options.Builtin.
 var ErrNoBuiltins = errors.New("this host does not implement its builtins")
@@ -32,8 +45,12 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	if !ok {
 		return execlua.Output{}, fmt.Errorf("%w: %s is not a tool of this host", ErrUnknownTool, call.Name)
 	}
-	if len(call.Args) == 0 {
+	if len(call.Args) == 0 || string(bytes.TrimSpace(call.Args)) == "null" {
+		// No arguments, as an MCP client may send them (none, or null).
 		call.Args = json.RawMessage("{}")
+	}
+	if !isObject(call.Args) {
+		return execlua.Output{}, fmt.Errorf("%w: the arguments of %s must be a JSON object, got %.40s", ErrInvalidArguments, call.Name, call.Args)
 	}
 	pol := h.pol.Load()
 	if err := h.permit(ctx, pol, tool, call.Args, true); err != nil {
@@ -42,6 +59,10 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	pre := pol.hooks.Pre(ctx, tool.Name, call.Args)
 	if pre.Blocked != nil {
 		return execlua.Output{}, pre.Blocked
+	}
+	var err error
+	if call.Args, err = rewrite(pol, tool, call.Args, pre); err != nil {
+		return execlua.Output{}, err
 	}
 	if pre.Ask {
 		if err := h.ask(ctx, tool, call.Args, "a PreToolUse hook asked for confirmation"); err != nil {
@@ -54,6 +75,20 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	}
 	h.post(ctx, pol, tool.Name, call.Args, out)
 	return out, nil
+}
+
+// rewrite gives the input a call goes on with: the one a PreToolUse hook
+// put in its place (updatedInput), else its own. The deny rules apply to a
+// replaced input again, so that a hook can change a call but never make
+// it one a rule refuses.
+func rewrite(pol *policy, tool execlua.Tool, args json.RawMessage, pre hooks.PreResult) (json.RawMessage, error) {
+	if pre.Input == nil {
+		return args, nil
+	}
+	if v := pol.checker.Check(tool.Name, pre.Input); v.Decision == permission.Deny {
+		return nil, v.Refusal(tool.Name)
+	}
+	return pre.Input, nil
 }
 
 // post runs the PostToolUse hooks of a finished call and delivers their
@@ -127,17 +162,19 @@ func (h *Host) execute(ctx context.Context, tool execlua.Tool, call execlua.Call
 
 // permit applies the permission rules to a call of tool; rules name the
 // tool the call reaches, never Exec. A tool that needs no permission of
-// its own (Exec) is asked about only when an ask rule names it.
+// its own (Exec) is refused or asked about only when a rule names it.
 func (h *Host) permit(ctx context.Context, pol *policy, tool execlua.Tool, args json.RawMessage, needsPermission bool) error {
 	v := pol.checker.Check(tool.Name, args)
+	if v.Rule == nil && !needsPermission {
+		// Only a rule naming it refuses or asks; the mode (dontAsk
+		// refusing what no rule allows) is for the calls it makes.
+		return nil
+	}
 	switch v.Decision {
 	case permission.Allow:
 		return nil
 	case permission.Deny:
 		return v.Refusal(tool.Name)
-	}
-	if v.Rule == nil && !needsPermission {
-		return nil
 	}
 	why := "no permission rule allows it"
 	if v.Rule != nil {

@@ -450,3 +450,98 @@ func TestNoPrompter(t *testing.T) {
 		t.Errorf("unknown: %v", err)
 	}
 }
+
+// TestPreToolUseUpdatedInput: a PreToolUse hook that answers with
+// hookSpecificOutput.updatedInput replaces a nested call's input, as it
+// does a flat call's; the PostToolUse hooks see the replaced input; a
+// replacement that a deny rule refuses is refused; the first hook in
+// listed order wins. Settings kept for Claude Code carry such hooks: one
+// that sanitises an input must not be ignored.
+func TestPreToolUseUpdatedInput(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "post.log")
+	e := setup(t, nil, nil)
+	rewrite := e.hookScript("rewrite.sh", `in=$(cat)
+case "$in" in
+  *'"id":1'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"id":2,"by":"hook"}}}';;
+  *'"id":3'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"secret":"x"}}}';;
+esac
+`)
+	second := e.hookScript("second.sh", `cat >/dev/null; echo '{"hookSpecificOutput":{"updatedInput":{"id":99}}}'`+"\n")
+	post := e.hookScript("post.sh", "cat >> "+logFile+"; echo >> "+logFile+"\n")
+	e.write("local", `{"permissions": {"allow": ["mcp__fx"], "deny": ["mcp__fx__echo(*x*)"]}, "hooks": {
+		"PreToolUse": [{"matcher": "mcp__fx__echo", "hooks": [{"type": "command", "command": "`+rewrite+`"}]},
+		               {"matcher": "mcp__fx__echo", "hooks": [{"type": "command", "command": "`+second+`"}]}],
+		"PostToolUse": [{"matcher": "mcp__fx__echo", "hooks": [{"type": "command", "command": "`+post+`"}]}]}}`)
+	e.until("the hooks to load", func() bool { return e.h.SettingsFiles().Hooks(hooks.PreToolUse) != nil })
+
+	res := e.run(`return tools.mcp__fx__echo{ id = 1 }`)
+	if res.IsError || res.Text != `{"by":"hook","id":2}` {
+		t.Errorf("nested: %+v", res)
+	}
+	out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(`{"id":1}`)})
+	if err != nil || string(out.Structured) != `{"by":"hook","id":2}` {
+		t.Errorf("flat: %s %v", out.Structured, err)
+	}
+	data, _ := os.ReadFile(logFile)
+	var seen map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(string(data), "\n", 2)[0]), &seen); err != nil || fmt.Sprint(seen["tool_input"]) != "map[by:hook id:2]" {
+		t.Errorf("PostToolUse saw %v (%v)", seen["tool_input"], err)
+	}
+	res = e.run(`local ok, err = pcall(tools.mcp__fx__echo, { id = 3 }); return err`)
+	if res.IsError || !strings.Contains(res.Text, `denied by the rule "mcp__fx__echo(*x*)"`) {
+		t.Errorf("a replacement a rule denies: %+v", res)
+	}
+	// Only the second hook answers for id 5: its input is used.
+	res = e.run(`return tools.mcp__fx__echo{ id = 5 }`)
+	if res.IsError || res.Text != `{"id":99}` {
+		t.Errorf("second hook: %+v", res)
+	}
+}
+
+// TestDontAskModeAppliesToTheLeaves (PERM-2, PERM-5): in the dontAsk mode
+// Exec, which needs no permission of its own, runs; its nested calls are
+// allowed by their rules and refused, without a question, where no rule
+// allows them. Only a rule naming Exec refuses Exec.
+func TestDontAskModeAppliesToTheLeaves(t *testing.T) {
+	e := setup(t, map[string]string{"project": `{"permissions": {"defaultMode": "dontAsk", "allow": ["mcp__fx__text"]}}`}, nil)
+	res := e.run(`local ok, err = pcall(tools.mcp__fx__structured); return { tools.mcp__fx__text(), err }`)
+	want := `["line one\nline two","Permission to use mcp__fx__structured has been denied: no rule allows it and the permission mode is dontAsk."]`
+	if res.IsError || res.Text != want {
+		t.Errorf("result: %q\nwant %q", res.Text, want)
+	}
+	if q := e.prompts.asked(); len(q) != 0 {
+		t.Errorf("questions in the dontAsk mode: %+v", q)
+	}
+	e = setup(t, map[string]string{"project": `{"permissions": {"defaultMode": "dontAsk", "allow": ["mcp__fx__text"], "ask": ["Exec"]}}`}, nil)
+	if res := e.run(`return tools.mcp__fx__text()`); !res.IsError || res.Text != "The user refused permission to use Exec." {
+		t.Errorf("an ask rule for Exec: %+v", res)
+	}
+}
+
+// TestArgumentsMustBeAnObject: a flat call whose arguments are not a JSON
+// object is refused before any rule, hook or server, with a clear error;
+// malformed JSON used to reach mcp-go, whose failure to encode it read as
+// a transport error and took the server out of the pool.
+func TestArgumentsMustBeAnObject(t *testing.T) {
+	e := setup(t, map[string]string{"user": `{"permissions": {"allow": ["mcp__fx"]}}`}, nil)
+	for _, args := range []string{`not json`, `[1]`, `"s"`, `{"a":1`} {
+		_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(args)})
+		if !errors.Is(err, host.ErrInvalidArguments) || !strings.Contains(err.Error(), "the arguments of mcp__fx__echo must be a JSON object") {
+			t.Errorf("%s: %v", args, err)
+		}
+	}
+	if !slices.Contains(e.pooled(), "mcp__fx__echo") {
+		t.Fatalf("the server left the pool: %v", e.pooled())
+	}
+	if out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(` {"a":1}`)}); err != nil || string(out.Structured) != `{"a":1}` {
+		t.Errorf("a good call after the bad ones: %s, %v", out.Structured, err)
+	}
+	// No arguments, as an MCP client may send them, are an empty object.
+	if out, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__echo", Args: json.RawMessage(`null`)}); err != nil || string(out.Structured) != `{}` {
+		t.Errorf("null arguments: %s, %v", out.Structured, err)
+	}
+	if len(e.prompts.asked()) != 0 {
+		t.Errorf("asked about a malformed call: %v", e.prompts.asked())
+	}
+}

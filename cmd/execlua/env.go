@@ -29,9 +29,11 @@ func commonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-config", Usage: "read MCP servers from `FILE`, an .mcp.json", TakesFile: true},
 		&cli.StringFlag{Name: "managed-settings", Usage: "managed settings `FILE`, above every other layer", TakesFile: true},
 		&cli.BoolFlag{Name: "demo", Usage: "add the built-in demo servers (demo, notes, weather)"},
-		&cli.BoolFlag{Name: "json", Usage: "machine-readable output on stdout"},
 	}
 }
+
+// jsonFlag is --json, for the commands whose output has a JSON form.
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "machine-readable output on stdout"}
 
 func withCommon(flags ...cli.Flag) []cli.Flag {
 	return append(commonFlags(), flags...)
@@ -63,6 +65,12 @@ type env struct {
 var isolationFlag = &cli.StringFlag{Name: "isolation", Value: string(execlua.InProcess),
 	Usage: "where scripts run: inprocess, or process (a worker process per run, with its own memory cap, killed past its budget)"}
 
+// maxWaitFlag is --max-wait, for the commands that run scripts: without
+// it a server that never answers holds a run for good, as the budget does
+// not count waiting for tools.
+var maxWaitFlag = &cli.DurationFlag{Name: "max-wait", DefaultText: "no limit",
+	Usage: "end a run once its waiting for tool calls adds up to more than this, e.g. 30s"}
+
 // openHost starts the host the common flags describe: settings layers,
 // MCP servers (connected before it returns), and one session. A settings
 // file that does not parse is a configuration error; servers that failed
@@ -85,6 +93,11 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 			return nil, usageErr("give --isolation inprocess or --isolation process", "%v", err)
 		}
 	}
+	wait := c.Duration("max-wait")
+	if wait < 0 {
+		return nil, usageErr("give a positive --max-wait, e.g. 30s", "--max-wait must be positive")
+	}
+	session.Limits.MaxNestedWait = wait
 	opts := &host.Options{
 		Settings:  settingsPaths(c, cwd),
 		MCPConfig: c.String("mcp-config"),
@@ -191,7 +204,13 @@ func (e *env) execAvailable() error {
 	if slices.ContainsFunc(req.Tools, func(d execlua.ToolDeclaration) bool { return d.Name == execlua.Name }) {
 		return nil
 	}
-	return usageErr("add servers with --mcp-config or --settings, or try --demo", "Exec is not available: %v", req.Assembly.Exec)
+	switch req.Assembly.Exec {
+	case execlua.ExecDisabled:
+		return usageErr(`remove "enableExec": false from the settings (a managed layer's wins)`, "Exec is not available: the settings switch it off (enableExec is false)")
+	case execlua.ExecDenied:
+		return usageErr("remove the permission rule that denies Exec (or the allowed-tools list that leaves it out)", "Exec is not available: a permission rule denies it")
+	}
+	return usageErr("add servers with --mcp-config or --settings, or try --demo", "Exec is not available: no tool is left for scripts to call (no server gave one, or every one is denied or declared flat)")
 }
 
 // tools are every tool the host has: builtins and connected MCP tools.

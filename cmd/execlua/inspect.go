@@ -24,7 +24,7 @@ in full) and the names-only announcement appended to a new conversation.
 Example:
    execlua tools --demo
    execlua tools --mcp-config .mcp.json --json`,
-		Flags:  withCommon(),
+		Flags:  withCommon(jsonFlag),
 		Action: toolsAction,
 	}
 }
@@ -102,13 +102,15 @@ func searchCommand() *cli.Command {
 		ArgsUsage: "QUERY",
 		Description: `Searches the pool the way tools.ToolSearch does in a script: keywords, or
 select:NameA,NameB for exactly the tools named; an empty query lists the
-pool. --json prints the value a script would get.
+pool, as many tools as --max-results (5 by default). --json prints the
+value a script would get.
 
 Example:
    execlua search --demo "list notes"
    execlua search --demo --json select:mcp__demo__echo`,
 		Flags: withCommon(
-			&cli.IntFlag{Name: "max-results", Usage: "how many matches a keyword query returns (ToolSearch's max_results)"},
+			jsonFlag,
+			&cli.IntFlag{Name: "max-results", Usage: "how many matches a keyword query returns (ToolSearch's max_results)", DefaultText: "5"},
 		),
 		Action: searchAction,
 	}
@@ -159,7 +161,15 @@ func searchAction(c *cli.Context) error {
 		return err
 	}
 	w := c.App.Writer
-	fmt.Fprintf(w, "%d of %d matching %s:\n", len(found.Matches), found.Total, plural(found.Total, "tool", "tools"))
+	switch {
+	case found.Total == 0:
+		fmt.Fprintf(w, "no tool matches %q\n", c.Args().First())
+		return nil
+	case len(found.Matches) < found.Total:
+		fmt.Fprintf(w, "%d of %d matching tools (--max-results N shows more):\n", len(found.Matches), found.Total)
+	default:
+		fmt.Fprintf(w, "%d matching %s:\n", found.Total, plural(found.Total, "tool", "tools"))
+	}
 	for _, m := range found.Matches {
 		fmt.Fprintln(w)
 		if m.Description != "" {

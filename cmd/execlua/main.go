@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -128,8 +130,35 @@ func commands(cmds ...*cli.Command) []*cli.Command {
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	hint := "see 'execlua --help'"
+	flags := c.App.Flags
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
 		hint = "see 'execlua " + c.Command.Name + " --help'"
+		flags = c.Command.Flags
+	}
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		if want := expected(flags, m[2]); want != "" {
+			return usageErr(hint, "--%s wants %s, not %q", m[2], want, m[1])
+		}
 	}
 	return usageErr(hint, "%v", err)
+}
+
+// badValue is urfave/cli's error for a flag value that does not parse,
+// which says only "parse error".
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+
+// expected says what a flag's value must look like.
+func expected(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.DurationFlag:
+			return "a duration with a unit (500ms, 2s, 1m)"
+		case *cli.IntFlag:
+			return "a whole number"
+		}
+	}
+	return ""
 }

@@ -9,14 +9,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/execlua/execlua/sandbox"
 )
 
 // binary is the execlua binary TestMain builds once for every test.
@@ -231,7 +235,8 @@ func TestRunFailedScriptExitsOne(t *testing.T) {
 // PERM-1: with no terminal and no --yes, a call no rule covers is refused.
 func TestRunDeniesWithoutATerminal(t *testing.T) {
 	r := runCLI(t, "", `return tools.mcp__demo__echo{}`, "run", "--demo", "-").want(t, exitFailed)
-	if !strings.Contains(r.stdout, "refused permission to use mcp__demo__echo") {
+	// The script reads that nobody could be asked, not that a user refused.
+	if !strings.Contains(r.stdout, "Permission to use mcp__demo__echo was not granted: no permission rule allows it and there is no terminal to ask on (run with --yes, or add an allow rule to the settings)") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
 	if !strings.Contains(r.stderr, "no terminal to ask whether to allow mcp__demo__echo") || !strings.Contains(r.stderr, "hint: pass --yes") {
@@ -394,6 +399,11 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr = %q, want it to contain %q", r.stderr, want)
 	}
+	// A dry run that skipped nothing says so in words.
+	r = runCLI(t, "", `return tools.mcp__notes__list_notes().notes[1].id`, "run", "--demo", "--yes", "--dry-run", "-").want(t, exitOK)
+	if !strings.HasSuffix(r.stderr, "\ndry run: no call would have changed anything\n") {
+		t.Errorf("nothing skipped: stderr = %q", r.stderr)
+	}
 	// Without --dry-run the same script changes the store.
 	r = runCLI(t, "", changingScript, "run", "--demo", "--yes", "-").want(t, exitOK)
 	if r.stdout != `{"added_id":4,"after":3,"before":3}`+"\n" {
@@ -405,7 +415,7 @@ func TestDryRun(t *testing.T) {
 // blocked call stays refused (PERM-4, HOOK-2).
 func TestDryRunKeepsPermissionsAndHooks(t *testing.T) {
 	r := runCLI(t, "", `return tools.mcp__notes__add_note{ title = "x" }`, "run", "--demo", "--dry-run", "-").want(t, exitFailed)
-	if !strings.Contains(r.stdout, "refused permission") {
+	if !strings.Contains(r.stdout, "Permission to use mcp__notes__add_note was not granted") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
 	dir := t.TempDir()
@@ -416,7 +426,7 @@ func TestDryRunKeepsPermissionsAndHooks(t *testing.T) {
 	if !strings.Contains(r.stdout, "PreToolUse:mcp__notes__add_note hook error") || !strings.Contains(r.stdout, "no new notes today") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "dry run: 0 calls would have changed something:") {
+	if !strings.Contains(r.stderr, "dry run: no call would have changed anything\n") {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 }
@@ -518,6 +528,17 @@ func TestSearch(t *testing.T) {
 		t.Errorf("search --max-results 1 = %s", r.stdout)
 	}
 	runCLI(t, "", "", "search", "--demo").want(t, exitUsage)
+	// The first line says how many matched, and how to see the rest.
+	for query, want := range map[string]string{
+		"zzzz qqq":               `no tool matches "zzzz qqq"` + "\n",
+		"":                       "5 of 9 matching tools (--max-results N shows more):\n",
+		"select:mcp__demo__echo": "1 matching tool:\n",
+	} {
+		r = runCLI(t, "", "", "search", "--demo", query).want(t, exitOK)
+		if line, _, _ := strings.Cut(r.stdout, "\n"); line+"\n" != want {
+			t.Errorf("search %q: first line %q, want %q", query, line, want)
+		}
+	}
 }
 
 func TestHelpHasAnExample(t *testing.T) {
@@ -534,6 +555,113 @@ func TestHelpHasAnExample(t *testing.T) {
 	}
 }
 
+// A flag value that does not parse is named with what it should look like.
+func TestBadFlagValuesSayWhatIsExpected(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--budget", "5", "x.lua"}, `execlua: --budget wants a duration with a unit (500ms, 2s, 1m), not "5"`},
+		{[]string{"run", "--max-wait=soon", "x.lua"}, `execlua: --max-wait wants a duration with a unit (500ms, 2s, 1m), not "soon"`},
+		{[]string{"run", "x.lua", "--max-calls", "ten"}, `execlua: --max-calls wants a whole number, not "ten"`},
+		{[]string{"search", "--max-results", "1.5", "q"}, `execlua: --max-results wants a whole number, not "1.5"`},
+	} {
+		r := runCLI(t, "", "", tc.args...).want(t, exitUsage)
+		if line, _, _ := strings.Cut(r.stderr, "\n"); line != tc.want {
+			t.Errorf("execlua %v: %q, want %q", tc.args, line, tc.want)
+		}
+	}
+}
+
+// The examples of run --help that pipe a script in run as they are, and
+// the defaults it shows are the library's.
+func TestRunHelpExamplesWork(t *testing.T) {
+	help := runCLI(t, "", "", "run", "--help").want(t, exitOK).stdout
+	path := filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")
+	n := 0
+	for _, line := range strings.Split(help, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "echo ") || !strings.Contains(line, "| execlua run") {
+			continue
+		}
+		n++
+		cmd := exec.CommandContext(t.Context(), "sh", "-c", line)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "HOME="+cmd.Dir, "PATH="+path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", line, err, out)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no piped example in run --help:\n%s", help)
+	}
+	shown := map[string]string{}
+	for _, m := range regexp.MustCompile(`--(budget|max-calls) value .*\(default: (\w+)\)`).FindAllStringSubmatch(help, -1) {
+		shown[m[1]] = m[2]
+	}
+	if d, err := time.ParseDuration(shown["budget"]); err != nil || d != sandbox.DefaultBudget {
+		t.Errorf("run --help shows the budget's default as %q, want %v", shown["budget"], sandbox.DefaultBudget)
+	}
+	if shown["max-calls"] != fmt.Sprint(sandbox.DefaultMaxCalls) {
+		t.Errorf("run --help shows the call cap's default as %q, want %d", shown["max-calls"], sandbox.DefaultMaxCalls)
+	}
+}
+
+// --max-wait ends a run whose tool never answers in time, where the
+// budget, which does not count waiting (BUD-4), would not; a bad value is
+// a usage error.
+func TestRunMaxWait(t *testing.T) {
+	start := time.Now()
+	r := runCLI(t, "", `return tools.mcp__demo__sleep{ ms = 60000 }`, "run", "--demo", "--yes", "--max-wait", "200ms", "-").want(t, exitFailed)
+	if !strings.Contains(r.stdout, "waited for tool calls longer than the cap of 200ms") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v", d)
+	}
+	runCLI(t, "", `return 1`, "run", "--demo", "--max-wait", "-1s", "-").want(t, exitUsage)
+}
+
+// --record to a path that cannot be written is refused before the script
+// runs: its calls would be performed and their record lost.
+func TestRecordToAnUnwritablePath(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, `return tools.mcp__demo__echo{ a = 1 }`, "run", "--demo", "--yes", "--record", filepath.Join(dir, "no", "calls.json"), "-").want(t, exitUsage)
+	if strings.Contains(r.stderr, "tool call") || !strings.HasPrefix(r.stderr, "execlua: cannot write the recording: ") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	// A path that can be written is left as it was until the run ends.
+	existing := write(t, dir, "old.json", "keep")
+	runCLI(t, dir, `return 1 +`, "run", "--demo", "--record", filepath.Join(dir, "new.json"), "-").want(t, exitFailed)
+	if data, _ := os.ReadFile(existing); string(data) != "keep" {
+		t.Errorf("old.json = %q", data)
+	}
+}
+
+// A script file may start as C Lua's loader allows: a #! line (made
+// executable, it runs itself) and a byte order mark; line numbers stay the
+// file's.
+func TestScriptFileWithShebangAndBOM(t *testing.T) {
+	dir := t.TempDir()
+	file := write(t, dir, "echo.lua", "#!/usr/bin/env -S execlua run --demo --yes\nreturn tools.mcp__demo__echo{ x = 1 }\n")
+	if err := os.Chmod(file, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), file)
+	cmd.Env = append(os.Environ(), "HOME="+dir, "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.Output(); err != nil || string(out) != `{"x":1}`+"\n" {
+		t.Errorf("./echo.lua: %q, %v", out, err)
+	}
+	r := runCLI(t, dir, "", "run", "--demo", write(t, dir, "fail.lua", "\ufeff#!/usr/bin/env execlua\n\nerror('here')\n")).want(t, exitFailed)
+	if !strings.Contains(r.stdout, "script:3: here") {
+		t.Errorf("stdout = %q, want the error on line 3", r.stdout)
+	}
+	r = runCLI(t, dir, "#!/usr/bin/env execlua", "run", "--demo", "-").want(t, exitUsage)
+	if !strings.HasPrefix(r.stderr, "execlua: the script on stdin is empty\n") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--bogus", "x.lua"},
@@ -542,6 +670,9 @@ func TestUsageErrors(t *testing.T) {
 		{"run"},
 		{"types", "extra"},
 		{"run", "--budget", "soon", "x.lua"},
+		// --json only where there is JSON to print.
+		{"types", "--demo", "--json"},
+		{"serve", "--json"},
 	} {
 		r := runCLI(t, "", "", args...).want(t, exitUsage)
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
@@ -606,7 +737,7 @@ func TestTypes(t *testing.T) {
 
 // FLAG-3, FLAG-4 at the command line: --managed-settings beats --settings;
 // with Exec off, the pool tools are declared flat and run says why it
-// cannot run.
+// cannot run; FLAG-6: so it does when a rule denies Exec.
 func TestManagedSettingsWin(t *testing.T) {
 	dir := t.TempDir()
 	local := write(t, dir, "settings.json", `{"enableExec": true}`)
@@ -620,7 +751,12 @@ func TestManagedSettingsWin(t *testing.T) {
 		t.Errorf("tools with Exec off = %s", r.stdout)
 	}
 	r = runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "--managed-settings", managed, "-").want(t, exitUsage)
-	if !strings.Contains(r.stderr, "Exec is not available") {
+	if !strings.HasPrefix(r.stderr, "execlua: Exec is not available: the settings switch it off (enableExec is false)\nhint: remove \"enableExec\": false") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	// Denied by a rule: said so, with no hint to add servers.
+	r = runCLI(t, dir, "return 1", "run", "--demo", "--settings", write(t, dir, "deny.json", `{"permissions": {"deny": ["Exec"]}}`), "-").want(t, exitUsage)
+	if !strings.HasPrefix(r.stderr, "execlua: Exec is not available: a permission rule denies it\nhint: remove the permission rule") {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 	runCLI(t, dir, "return 1", "run", "--demo", "--settings", local, "-").want(t, exitOK)

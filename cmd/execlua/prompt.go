@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,17 +28,21 @@ func newPrompter(c *cli.Context) host.Prompter {
 }
 
 // noTerminal denies what it cannot ask about, and says once on stderr how
-// to allow such calls, so a piped script's refusal is not a riddle.
+// to allow such calls, so a piped script's refusal is not a riddle. The
+// script, and the model, read errNobodyToAsk: that nobody was asked, not
+// that a user refused.
 type noTerminal struct {
 	once sync.Once
 	out  io.Writer
 }
 
+var errNobodyToAsk = errors.New("no permission rule allows it and there is no terminal to ask on (run with --yes, or add an allow rule to the settings)")
+
 func (p *noTerminal) Ask(_ context.Context, q host.PermissionQuestion) (host.PermissionAnswer, error) {
 	p.once.Do(func() {
 		fmt.Fprintf(p.out, "execlua: no terminal to ask whether to allow %s, so it was denied\n  hint: pass --yes, or add an allow rule (\"permissions\": {\"allow\": [%q]}) to your settings\n", q.Tool.Name, q.Tool.Name)
 	})
-	return host.Deny, nil
+	return host.Deny, errNobodyToAsk
 }
 
 // fixedAnswer gives the same answer to every question.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,12 +29,14 @@ configuration error.
 
 Example:
    execlua run --demo script.lua
-   echo 'return tools.mcp__demo__echo{ hi = 1 }' | execlua run --demo --json -
+   echo 'return tools.mcp__demo__echo{ hi = 1 }' | execlua run --demo --yes --json -
    execlua run --dry-run --record calls.json script.lua
    execlua run --replay calls.json script.lua`,
 		Flags: withCommon(
-			&cli.DurationFlag{Name: "budget", Usage: "script time allowed (waiting for tools does not count), e.g. 2s"},
-			&cli.IntFlag{Name: "max-calls", Usage: "most nested tool calls allowed"},
+			jsonFlag,
+			&cli.DurationFlag{Name: "budget", Usage: "script time allowed (waiting for tools does not count), e.g. 2s", DefaultText: "60s"},
+			&cli.IntFlag{Name: "max-calls", Usage: "most nested tool calls allowed", DefaultText: "50"},
+			maxWaitFlag,
 			&cli.StringFlag{Name: "images", Usage: "write the images tools returned into `DIR`", TakesFile: true},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers, without asking"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "perform only read-only calls; answer the others without performing them and list them"},
@@ -69,6 +73,11 @@ func runAction(c *cli.Context) error {
 	}
 	if c.Int("max-calls") < 0 || c.Duration("budget") < 0 {
 		return usageErr("give a positive --budget (2s) and --max-calls (10)", "--budget and --max-calls must be positive")
+	}
+	if c.IsSet("record") {
+		if err := writable(c.String("record")); err != nil {
+			return usageErr("give --record a path you can write to", "cannot write the recording: %v", err)
+		}
 	}
 	code, err := readScript(c.Args().First(), c.App.Reader)
 	if err != nil {
@@ -149,9 +158,12 @@ func runAction(c *cli.Context) error {
 		}
 	}
 	if dry != nil {
-		skipped := dry.calls()
-		fmt.Fprintf(c.App.ErrWriter, "dry run: %d %s would have changed something:\n", len(skipped), plural(len(skipped), "call", "calls"))
-		writeCalls(c.App.ErrWriter, skipped)
+		if skipped := dry.calls(); len(skipped) == 0 {
+			fmt.Fprintln(c.App.ErrWriter, "dry run: no call would have changed anything")
+		} else {
+			fmt.Fprintf(c.App.ErrWriter, "dry run: %d %s would have changed something:\n", len(skipped), plural(len(skipped), "call", "calls"))
+			writeCalls(c.App.ErrWriter, skipped)
+		}
 	}
 
 	if c.Bool("json") {
@@ -196,10 +208,48 @@ func readScript(path string, stdin io.Reader) (string, error) {
 	if err != nil {
 		return "", usageErr("check the path, or give - to read the script from stdin", "cannot read the script: %v", err)
 	}
-	if strings.TrimSpace(string(data)) == "" {
-		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", path)
+	code := loaderSkips(string(data))
+	if strings.TrimSpace(code) == "" {
+		name := path
+		if path == "-" {
+			name = "on stdin"
+		}
+		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", name)
 	}
-	return string(data), nil
+	return code, nil
+}
+
+// loaderSkips drops what C Lua's loader skips at the start of a script
+// file: a UTF-8 byte order mark, and a first line starting with # (a
+// "#!/usr/bin/env -S execlua run" line), which is left empty so that line
+// numbers stay the file's.
+func loaderSkips(code string) string {
+	code = strings.TrimPrefix(code, "\ufeff")
+	if strings.HasPrefix(code, "#") {
+		_, rest, found := strings.Cut(code, "\n")
+		if !found {
+			return ""
+		}
+		return "\n" + rest
+	}
+	return code
+}
+
+// writable says whether path can be written, before a run whose calls
+// could not be recorded otherwise; it leaves no file behind.
+func writable(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			return f.Close()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(path)
 }
 
 // saveImages writes each image into dir (when set) as image-N with the

@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/serve"
 )
 
@@ -31,6 +30,7 @@ Example:
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port) instead of stdio"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers"},
 			isolationFlag,
+			maxWaitFlag,
 		),
 		Action: serveAction,
 	}
@@ -44,7 +44,7 @@ func serveAction(c *cli.Context) error {
 	prompter := newPrompter(c)
 	if addr == "" && !c.Bool("yes") {
 		// Stdin and stdout carry the protocol: nobody can be asked.
-		prompter = fixedAnswer(host.Deny)
+		prompter = &noTerminal{out: c.App.ErrWriter}
 	}
 	// The host reports changes from its first connection on; the server
 	// exists a little later, and declares the list as it is then.

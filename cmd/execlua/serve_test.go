@@ -101,8 +101,8 @@ func TestServeStdio(t *testing.T) {
 			text, progress := callExec(t, c, fmt.Sprintf(`
 local item = tools["mcp__fix__get-item"]{ id = %d }
 local ok, err = pcall(tools["mcp__fix__put.item"], { name = "x" })
-return { item.name, ok }`, i), 2)
-			if want := fmt.Sprintf(`["item-%d",false]`, i); text != want {
+return { item.name, ok, err }`, i), 2)
+			if want := fmt.Sprintf(`["item-%d",false,"Permission to use mcp__fix__put.item was not granted: no permission rule allows it and there is no terminal to ask on (run with --yes, or add an allow rule to the settings)"]`, i); text != want {
 				t.Errorf("Exec = %q, want %q", text, want)
 			}
 			if !strings.HasPrefix(progress[0], "1 tool call\n") || !strings.HasPrefix(progress[1], "2 tool calls\n") {

@@ -18,7 +18,10 @@
 //     "decision": "block" or hookSpecificOutput.permissionDecision "deny"
 //     blocks with its "reason" (or permissionDecisionReason);
 //     permissionDecision "ask" makes the host ask the user; "continue":
-//     false blocks with its stopReason.
+//     false blocks with its stopReason; a PreToolUse hook's
+//     hookSpecificOutput.updatedInput (an object) replaces the call's
+//     input for everything after it (the first hook in listed order
+//     wins), and the host applies its deny rules to it again.
 //   - exit 2: PreToolUse blocks the call, and the script (or the model)
 //     reads "PreToolUse:<tool> hook error: <stderr>" (HOOK-2). PostToolUse
 //     cannot undo the call; it yields the isMeta message

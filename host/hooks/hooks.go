@@ -133,6 +133,10 @@ type PreResult struct {
 	Blocked error
 	// Ask is set when a hook asked for the user to be asked.
 	Ask bool
+	// Input is the input a hook gave the call in place of its own
+	// (hookSpecificOutput.updatedInput, a JSON object); nil when none
+	// did. Of several, the first hook in listed order wins.
+	Input json.RawMessage
 }
 
 // Pre runs the PreToolUse hooks for a call of tool with input.
@@ -145,6 +149,12 @@ func (r *Runner) Pre(ctx context.Context, tool string, input json.RawMessage) Pr
 		case a.ask:
 			res.Ask = true
 		}
+		if a.input != nil && res.Input == nil {
+			res.Input = a.input
+		}
+	}
+	if res.Blocked != nil {
+		res.Input = nil
 	}
 	return res
 }
@@ -170,7 +180,8 @@ type answer struct {
 	command string
 	block   string // the reason, when the hook blocks
 	ask     bool
-	context string // additionalContext for the model
+	context string          // additionalContext for the model
+	input   json.RawMessage // updatedInput, a JSON object
 }
 
 // run runs every matching hook of event in parallel.
@@ -259,9 +270,10 @@ func readJSON(a answer, stdout []byte) answer {
 		Decision   string `json:"decision"`
 		Reason     string `json:"reason"`
 		Specific   struct {
-			PermissionDecision       string `json:"permissionDecision"`
-			PermissionDecisionReason string `json:"permissionDecisionReason"`
-			AdditionalContext        string `json:"additionalContext"`
+			PermissionDecision       string          `json:"permissionDecision"`
+			PermissionDecisionReason string          `json:"permissionDecisionReason"`
+			AdditionalContext        string          `json:"additionalContext"`
+			UpdatedInput             json.RawMessage `json:"updatedInput"`
 		} `json:"hookSpecificOutput"`
 	}
 	if json.Unmarshal(stdout, &out) != nil {
@@ -284,5 +296,8 @@ func readJSON(a answer, stdout []byte) answer {
 		a.ask = true
 	}
 	a.context = out.Specific.AdditionalContext
+	if in := bytes.TrimSpace(out.Specific.UpdatedInput); len(in) > 0 && in[0] == '{' {
+		a.input = in
+	}
 	return a
 }

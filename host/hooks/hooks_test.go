@@ -212,3 +212,23 @@ func TestBadMatcher(t *testing.T) {
 		t.Errorf("errs %v", errs)
 	}
 }
+
+// TestUpdatedInput: a PreToolUse hook's updatedInput replaces the call's
+// input when it is a JSON object; a block wins over a replacement.
+func TestUpdatedInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ answer, input string }{
+		{`{"hookSpecificOutput":{"updatedInput":{"id":8}}}`, `{"id":8}`},
+		{`{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{ }}}`, `{ }`},
+		{`{"hookSpecificOutput":{"updatedInput":[1]}}`, ``},
+		{`{"hookSpecificOutput":{"updatedInput":"id=8"}}`, ``},
+		{`{"hookSpecificOutput":{"updatedInput":null}}`, ``},
+		{`{"hookSpecificOutput":{"permissionDecision":"deny","updatedInput":{"id":8}}}`, ``},
+	} {
+		h := script(t, dir, "json.sh", "cat >/dev/null; echo '"+tc.answer+"'\n")
+		r, _ := runner(t, dir, map[string][]settings.HookMatcher{PreToolUse: {{Hooks: []settings.HookCommand{cmd(h, 0)}}}})
+		if got := r.Pre(context.Background(), tool, input); string(got.Input) != tc.input {
+			t.Errorf("%s: input %s, want %s", tc.answer, got.Input, tc.input)
+		}
+	}
+}

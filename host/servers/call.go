@@ -26,6 +26,10 @@ type ToolError struct {
 func (e *ToolError) Error() string { return e.Text }
 func (e *ToolError) Unwrap() error { return ErrToolError }
 
+// ErrInvalidArguments is a call whose arguments are not JSON; nothing is
+// sent.
+var ErrInvalidArguments = errors.New("invalid tool arguments")
+
 // ErrUnavailable is a call to a server that is not connected.
 var ErrUnavailable = errors.New("MCP server unavailable")
 
@@ -42,6 +46,12 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	cl, p, gen, err := c.ready(ctx)
 	if err != nil {
 		return execlua.Output{}, err
+	}
+	if len(args) > 0 && !json.Valid(args) {
+		// mcp-go would fail to encode the request and report it as a
+		// transport error: a malformed argument must not cost the
+		// connection.
+		return execlua.Output{}, fmt.Errorf("%w: the arguments of %s are not valid JSON", ErrInvalidArguments, tool)
 	}
 	var req mcp.CallToolRequest
 	req.Params.Name = tool

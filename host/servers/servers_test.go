@@ -184,6 +184,23 @@ func TestCrashMidCall(t *testing.T) {
 	}
 }
 
+// TestMalformedArguments: arguments that are not JSON fail the call with
+// ErrInvalidArguments and leave the connection alone.
+func TestMalformedArguments(t *testing.T) {
+	rec := newRecorder()
+	m, _ := connect(t, transports[1], rec)
+	_, err := m.Call(context.Background(), "fx", "text", json.RawMessage(`{"a":`))
+	if !errors.Is(err, ErrInvalidArguments) || errors.Is(err, ErrUnavailable) {
+		t.Fatalf("malformed: %v", err)
+	}
+	if st := m.Status(); st[0].State != Connected {
+		t.Fatalf("after a malformed call: %+v", st)
+	}
+	if out, err := m.Call(context.Background(), "fx", "text", json.RawMessage("{}")); err != nil || len(out.Text) != 2 {
+		t.Errorf("the next call: %+v, %v", out, err)
+	}
+}
+
 func drain(ch chan struct{}) {
 	for {
 		select {

@@ -68,7 +68,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 		return nil, context.Cause(ctx)
 	}
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, syntaxError(err, code)
 	}
 	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}, mentioned: map[string]bool{}}
 	r.block(chunk)
@@ -153,8 +153,10 @@ func (sc *Script) Explain(msg string) string {
 	return msg
 }
 
-// syntaxError words a parse error the way C Lua places one, by line.
-func syntaxError(err error) error {
+// syntaxError words a parse error the way C Lua places one, by line, and
+// names the newer Lua it stopped at: models trained on Lua 5.3 and 5.4
+// write their operators.
+func syntaxError(err error, code string) error {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", ChunkName, err)
@@ -163,7 +165,32 @@ func syntaxError(err error) error {
 	if pe.Pos.Line == parse.EOF {
 		return fmt.Errorf("%s: %s at the end of the script", ChunkName, msg)
 	}
-	return fmt.Errorf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
+	err = fmt.Errorf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
+	if newer := newerLua(code, pe.Pos.Line, pe.Pos.Column); newer != "" {
+		err = fmt.Errorf("%w: %s", err, newer)
+	}
+	return err
+}
+
+// newerLua says which construct of a later Lua the character at line and
+// column (both from 1) starts or ends, or "".
+func newerLua(code string, line, column int) string {
+	lines := strings.Split(code, "\n")
+	if line < 1 || line > len(lines) || column < 1 || column > len(lines[line-1]) {
+		return ""
+	}
+	at, before := lines[line-1][column-1:], lines[line-1][:column-1]
+	switch {
+	case strings.HasPrefix(at, "//") || strings.HasPrefix(at, "/") && strings.HasSuffix(before, "/"):
+		return "Lua 5.1 has no // operator; write math.floor(a / b)"
+	case strings.HasPrefix(at, "<const>") || strings.HasPrefix(at, "<close>"):
+		return "Lua 5.1 has no <const> or <close>; write a plain local"
+	case strings.HasPrefix(at, "<<") || strings.HasPrefix(at, ">>") ||
+		strings.HasPrefix(at, "<") && strings.HasSuffix(before, "<") || strings.HasPrefix(at, ">") && strings.HasSuffix(before, ">") ||
+		strings.HasPrefix(at, "&") || strings.HasPrefix(at, "|") || strings.HasPrefix(at, "~") && !strings.HasPrefix(at, "~="):
+		return "Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic"
+	}
+	return ""
 }
 
 // rewriter walks the AST keeping the set of local names in scope, so that

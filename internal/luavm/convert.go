@@ -484,11 +484,18 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 		return keys, true, nil
 	}
 	if e.strict && (numeric > 0 || bad != nil) {
-		k := bad
-		if k == nil {
+		switch k := bad; {
+		case k == nil && numeric == len(keys):
+			// A Lua list with a nil in it: { 1, nil, 3 }.
+			return nil, false, e.fail("is a list with holes (%d of the indexes 1..%d set); a list needs every index from 1: write tools.null for a missing element", numeric, maxIndex)
+		case len(keys) == 1:
+			return nil, false, e.fail("has a key %s; a table is either a sequence 1..n or has string keys only", keyText(k))
+		case k == nil:
 			k = firstNumber(keys)
+			fallthrough
+		default:
+			return nil, false, e.fail("mixes key %s with other keys; a table is either a sequence 1..n or has string keys only", keyText(k))
 		}
-		return nil, false, e.fail("mixes key %s with other keys; a table is either a sequence 1..n or has string keys only", keyText(k))
 	}
 	if e.buf.full() || len(keys) < 2 {
 		return keys, false, nil

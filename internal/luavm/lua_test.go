@@ -248,6 +248,13 @@ func TestSyntaxErrors(t *testing.T) {
 	for code, want := range map[string]string{
 		"local x = = 1":       "script:1: syntax error near '=' (column 11)",
 		"if x then\nreturn 1": "script: syntax error at the end of the script",
+		// Operators of later Luas are named as such.
+		"local n = 1\nreturn 7 // 2":  "script:2: syntax error near '/' (column 11): Lua 5.1 has no // operator; write math.floor(a / b)",
+		"local x <const> = 5":         "script:1: syntax error near '<' (column 9): Lua 5.1 has no <const> or <close>; write a plain local",
+		"return 1 & 3":                "script:1: Invalid token near '&' (column 10): Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic",
+		"return ~1":                   "script:1: Invalid '~' token near '~' (column 8): Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic",
+		"return 8 >> 1":               "script:1: syntax error near '>' (column 11): Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic",
+		"local u = 'a//b' return = 1": "script:1: syntax error near '=' (column 25)",
 	} {
 		_, err := Compile(code)
 		if err == nil || err.Error() != want {
