@@ -57,7 +57,7 @@ func ExampleSignature() {
 	fmt.Print(search.Signature())
 	// Output:
 	// ---@class ToolSearch.Args
-	// ---@field query string Words to look for in tool names, search hints and descriptions (case-insensitive), or "select:NameA,NameB" for exactly the tools named. A tool's exact name puts it first. An empty string lists every tool.
+	// ---@field query string Words to look for in tool names, search hints and descriptions (case-insensitive), or "select:NameA,NameB" for exactly the tools named. A tool's exact name puts it first. An empty string lists the pool, capped like keywords (total counts every tool).
 	// ---@field max_results? number How many matches a keyword query returns; select: returns every tool it names. (default: 5, minimum: 1, maximum: 50)
 	//
 	// ---@class ToolSearch.Result

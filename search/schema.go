@@ -33,7 +33,7 @@ const InputSchema = `{
   "properties": {
     "query": {
       "type": "string",
-      "description": "Words to look for in tool names, search hints and descriptions (case-insensitive), or \"select:NameA,NameB\" for exactly the tools named. A tool's exact name puts it first. An empty string lists every tool."
+      "description": "Words to look for in tool names, search hints and descriptions (case-insensitive), or \"select:NameA,NameB\" for exactly the tools named. A tool's exact name puts it first. An empty string lists the pool, capped like keywords (total counts every tool)."
     },
     "max_results": {
       "type": "number",
