@@ -596,7 +596,7 @@ func (x *Index) plan(text string) *plan {
 			// in), the pair is the word alone, and the parts weigh as stop
 			// words: on-call is no call.
 			joined := ""
-			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle {
+			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle && len(w) > 1 && len(all[prev].word) > 1 { // week's is no weeks
 				joined = all[prev].word + w
 				if _, ok := x.words.get(stem(joined)); !ok || len(joined) < 5 || isStop(joined) {
 					joined = ""
@@ -673,7 +673,7 @@ func (x *Index) plan(text string) *plan {
 	// A server's name used as a verb before what to say (whatsapp mom
 	// that I'm late, slack the team that the build is green) sends it.
 	if medium && said && p.verb == noVerb {
-		all = append(all, keyword{word: "send", stem: stem("send"), weight: params.implied})
+		all = append(all, keyword{word: "send", stem: stem("send"), weight: 1}) // the query's verb
 		p.verb, p.intent = acts, acts
 		kept++
 	}

@@ -275,6 +275,7 @@ var nounGroups = [][]string{
 	{"audience", "cohort", "segment"},
 	{"application", "app"},
 	{"signature", "esignature", "esign"},
+	{"signature", "envelope"},
 	{"ledger", "books", "bookkeeping", "accounting"},
 }
 
@@ -458,7 +459,6 @@ var narrower = map[string][]string{
 	"pause":        {"status"},
 	"resume":       {"status"},
 	"unpause":      {"status"},
-	"envelope":     {"signature"},
 	"canvas":       {"board"},
 	"sticky":       {"note"},
 	"skeet":        {"post", "bluesky"},
