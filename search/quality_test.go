@@ -191,7 +191,7 @@ func TestQuality(t *testing.T) {
 		atLeast(t, measure(t, eval, "../testdata/search/eval/test.json", false), 91, 96)
 	})
 	t.Run("test2", func(t *testing.T) {
-		atLeast(t, measure(t, eval, "../testdata/search/eval/test2.json", false), 78, 90)
+		atLeast(t, measure(t, eval, "../testdata/search/eval/test2.json", false), 80, 92)
 	})
 	t.Run("dev", func(t *testing.T) {
 		atLeast(t, measure(t, eval, "../testdata/search/eval/dev.json", true), 95, 98)
@@ -212,7 +212,7 @@ func TestQuality(t *testing.T) {
 		t.Fatalf("the eval3 pool has %d tools, want at least 160", len(combined)-len(eval))
 	}
 	t.Run("test3", func(t *testing.T) {
-		atLeast(t, measure(t, combined, "../testdata/search/eval3/test3.json", false), 82, 96)
+		atLeast(t, measure(t, combined, "../testdata/search/eval3/test3.json", false), 83, 97)
 	})
 	t.Run("dev3", func(t *testing.T) {
 		atLeast(t, measure(t, combined, "../testdata/search/eval3/dev3.json", true), 90, 97)
