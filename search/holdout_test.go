@@ -1,7 +1,6 @@
 package search
 
 import (
-	"github.com/execlua/execlua/pool"
 	"slices"
 	"testing"
 )
@@ -13,17 +12,7 @@ import (
 // never its misses. The floor is a little under what the ranking scores
 // (README), so that a change that costs quality on unseen data fails here.
 func TestQualityHoldout(t *testing.T) {
-	var combined []pool.Tool
-	for _, path := range []string{"../testdata/search/eval/pool.json", "../testdata/search/eval3/pool.json", "../testdata/search/eval4/pool.json"} {
-		combined = append(combined, loadPool(t, path)...)
-	}
-	seen := map[string]bool{}
-	for _, tool := range combined {
-		if seen[tool.Name] {
-			t.Fatalf("the combined pool has %s twice", tool.Name)
-		}
-		seen[tool.Name] = true
-	}
+	combined := combinedPool(t, 3)
 	if n := len(combined); n < 650 {
 		t.Fatalf("the combined pool has %d tools, want at least 650", n)
 	}

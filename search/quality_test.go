@@ -200,14 +200,7 @@ func TestQuality(t *testing.T) {
 		atLeast(t, measure(t, loadPool(t, "../testdata/search/pool.json"), "../testdata/search/queries.json", true), 97, 99)
 	})
 	// eval3: servers the ranking was never tuned on, over both pools.
-	combined := append(slices.Clip(eval), loadPool(t, "../testdata/search/eval3/pool.json")...)
-	seen := map[string]bool{}
-	for _, tool := range combined {
-		if seen[tool.Name] {
-			t.Fatalf("the combined pool has %s twice", tool.Name)
-		}
-		seen[tool.Name] = true
-	}
+	combined := combinedPool(t, 2)
 	if len(combined)-len(eval) < 160 {
 		t.Fatalf("the eval3 pool has %d tools, want at least 160", len(combined)-len(eval))
 	}
