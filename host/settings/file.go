@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -35,8 +36,7 @@ type Permissions struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
 	Ask   []string `json:"ask,omitempty"`
-	// DefaultMode is "default", "acceptEdits", "bypassPermissions",
-	// "dontAsk" or "plan"; "" leaves it to lower layers.
+	// DefaultMode is one of [Modes]; "" leaves it to lower layers.
 	DefaultMode string `json:"defaultMode,omitempty"`
 }
 
@@ -138,8 +138,15 @@ func Parse(path string, data []byte) (File, error) {
 			return File{}, &FileError{Path: path, Err: fmt.Errorf("mcpServers.%s: %w", name, err)}
 		}
 	}
+	// A mistyped mode would silently fall back to asking for everything.
+	if m := f.Permissions.DefaultMode; m != "" && !slices.Contains(Modes, m) {
+		return File{}, &FileError{Path: path, Err: fmt.Errorf("permissions.defaultMode: %q is no mode: expected one of %s", m, strings.Join(Modes, ", "))}
+	}
 	return f, nil
 }
+
+// Modes are the values permissions.defaultMode takes.
+var Modes = []string{"default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"}
 
 // readFile reads and parses path; a missing file is an empty layer.
 func readFile(path string) (File, error) {

@@ -135,6 +135,8 @@ func TestInvalidFiles(t *testing.T) {
 		{`{"mcpServers": {"x": {"command": ["c"]}}}`, 1, 35, "mcpServers.x.command must be a string, not a JSON array"},
 		{`{"mcpServers": {"x": 7}}`, 1, 23, "mcpServers.x must be an object, not a JSON number"},
 		{`[1]`, 1, 2, "the file must be an object, not a JSON array"},
+		// A mistyped mode is refused, not taken for "default".
+		{`{"permissions": {"defaultMode": "dontask"}}`, 0, 0, `permissions.defaultMode: "dontask" is no mode: expected one of default, acceptEdits, bypassPermissions, dontAsk, plan`},
 	} {
 		_, err := Parse("s.json", []byte(tc.content))
 		var fe *FileError
