@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/execlua/execlua/internal/toolname"
 	"github.com/execlua/execlua/pool"
 )
 
@@ -31,12 +32,7 @@ func (e *NameError) Unwrap() error { return ErrInvalidName }
 // checkName applies MCP's naming rule, which keeps mcp__<server>__<tool>
 // a name the model can write and a host can split.
 func checkName(what, name string) error {
-	ok := len(name) >= 1 && len(name) <= 64
-	for i := 0; ok && i < len(name); i++ {
-		c := name[i]
-		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
-	}
-	if !ok {
+	if !toolname.ValidPart(name) {
 		return &NameError{What: what, Name: name}
 	}
 	return nil

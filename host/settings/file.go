@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/execlua/execlua/internal/toolname"
 )
 
 // File is what one settings file says. Keys this package does not know are
@@ -134,6 +136,11 @@ func Parse(path string, data []byte) (File, error) {
 		return File{}, err
 	}
 	for name, c := range f.MCPServers {
+		// Checked here, so that a server is not started only to have
+		// every tool refused (execlua.NewMCPTool checks the same).
+		if !toolname.ValidPart(name) {
+			return File{}, &FileError{Path: path, Err: fmt.Errorf("mcpServers: %q is no server name: a name is 1 to 64 of A-Z, a-z, 0-9, _, . and -, as it becomes part of its tools' names (mcp__<server>__<tool>)", name)}
+		}
 		if err := c.Check(); err != nil {
 			return File{}, &FileError{Path: path, Err: fmt.Errorf("mcpServers.%s: %w", name, err)}
 		}

@@ -135,6 +135,9 @@ func TestInvalidFiles(t *testing.T) {
 		{`{"mcpServers": {"x": {"command": ["c"]}}}`, 1, 35, "mcpServers.x.command must be a string, not a JSON array"},
 		{`{"mcpServers": {"x": 7}}`, 1, 23, "mcpServers.x must be an object, not a JSON number"},
 		{`[1]`, 1, 2, "the file must be an object, not a JSON array"},
+		// A name its tools could not carry is refused before the server
+		// is started.
+		{`{"mcpServers": {"claude.ai Slack": {"command": "c"}}}`, 0, 0, `mcpServers: "claude.ai Slack" is no server name: a name is 1 to 64 of A-Z, a-z, 0-9, _, . and -`},
 		// A mistyped mode is refused, not taken for "default".
 		{`{"permissions": {"defaultMode": "dontask"}}`, 0, 0, `permissions.defaultMode: "dontask" is no mode: expected one of default, acceptEdits, bypassPermissions, dontAsk, plan`},
 	} {

@@ -1,5 +1,5 @@
 // Package toolname spells, once, the names several layers must agree on: the
-// prefix of MCP tool names, the fixed entries of the sandbox's tools table
+// prefix of MCP tool names and what their parts may be, the fixed entries of the sandbox's tools table
 // (ToolSearch and parallel) and the Exec tool's own name. Which tools a
 // host has is not here: that is the host's, supplied through options.
 package toolname
@@ -16,3 +16,17 @@ const (
 	// Exec is the name of the Exec tool in tools[].
 	Exec = "Exec"
 )
+
+// ValidPart reports whether s can be a server's or a tool's part of an MCP
+// tool name, mcp__<server>__<tool>: 1 to 64 of A-Z, a-z, 0-9, _, . and -.
+func ValidPart(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
