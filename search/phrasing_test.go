@@ -216,3 +216,22 @@ func TestLabelsMediaAndCopulas(t *testing.T) {
 	ruleMatters(t, tools, "email this week's report to finance@acme.io", "mcp__mail__send_email", func(r *ranking) { r.medium = false })
 	ruleMatters(t, tools, "is our new auth0 app allowed to redirect to localhost", "mcp__auth0__list_applications", func(r *ranking) { r.question = false })
 }
+
+// A verb's particle apart from it means the phrasal verb only where the
+// meaning survives the split: kick a laptop off the network is no kick
+// off. Agent nouns are forms of their verbs (a password generator
+// generates).
+func TestSplitPhrasalsAndAgentNouns(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("ci", "trigger_pipeline", "Start a new pipeline run."),
+		mcpTool("vpn", "delete_device", "Remove a device from the network."),
+		mcpTool("vpn", "start_device", "Start a device on the network."),
+		mcpTool("vault", "password_read", "Read a password."),
+		mcpTool("bw", "generate", "Generate a random password or passphrase."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"kick the stolen laptop off the vpn": "mcp__vpn__delete_device",
+		"kick off the nightly pipeline":      "mcp__ci__trigger_pipeline",
+		"password generator":                 "mcp__bw__generate",
+	})
+}

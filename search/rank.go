@@ -653,7 +653,12 @@ func (x *Index) plan(text string) *plan {
 	// server down) makes the pair mean another verb, as next to it does.
 	if h := p.head; h >= 0 && params.phrasal && all[h].also == nil {
 		for j := h + 2; j < min(len(all), h+8); j++ {
-			if to, ok := phrasal[all[h].word+" "+all[j].word]; ok && isParticle(all[j].word) {
+			pair := all[h].word + " " + all[j].word
+			to, ok := phrasal[pair]
+			if other, differs := apart[pair]; differs {
+				to, ok = other, other != nil
+			}
+			if ok && isParticle(all[j].word) {
 				all[h].also = to
 				all[j].particle = true
 				p.verb = verbClass(to[0])

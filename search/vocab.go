@@ -92,6 +92,7 @@ var verbGroups = [][]string{
 	{"triage", "prioritize"},
 	{"trim", "prune", "truncate"},
 	{"repost", "retweet", "reblog", "boost", "reshare"},
+	{"like", "heart", "love"},
 }
 
 // nounGroups are nouns that name one another.
@@ -274,6 +275,10 @@ var nounGroups = [][]string{
 	{"agent", "assignee"},
 	{"audience", "cohort", "segment"},
 	{"application", "app"},
+	{"dependency", "deps", "dep"},
+	{"vehicle", "car"},
+	{"course", "class"},
+	{"roster", "enrollment"},
 	{"signature", "esignature", "esign"},
 	{"signature", "envelope"},
 	{"ledger", "books", "bookkeeping", "accounting"},
@@ -325,6 +330,7 @@ var related = [][]string{
 	{"note", "comment"},
 	{"reminder", "remind", "task", "todo"},
 	{"music", "playback", "player"},
+	{"battery", "charge"},
 	{"channel", "stream"},
 	{"bill", "cost", "balance", "spend"},
 	{"feed", "timeline", "post"},
@@ -450,6 +456,7 @@ var narrower = map[string][]string{
 	"paid":         {"payment", "pay"},
 	"subreddit":    {"reddit"},
 	"whiteboard":   {"board"},
+	"degrees":      {"temperature"},
 	"far":          {"distance"},
 	"usps":         {"shipment", "tracking", "carrier"},
 	"ups":          {"shipment", "tracking", "carrier"},
@@ -539,6 +546,14 @@ var phrasal = map[string][]string{
 	"call off": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
 	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
 	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
+}
+
+// apart are phrasal verbs that mean something else with their object
+// between (kick off starts something, kick a laptop off the network
+// removes it), or nothing (nil).
+var apart = map[string][]string{
+	"kick off": {"remove", "delete", "disconnect"}, "fire off": nil, "check out": nil,
+	"check in": nil, "log in": nil, "log out": nil, "sign in": nil, "sign out": nil,
 }
 
 // senses are the meanings of a verb that depend on its object: open a
@@ -645,6 +660,9 @@ func forms(word string, out []string) []string {
 	if b, ok := trim("ion"); ok { // execution, deletion, connection
 		add(b + "e")
 		add(b)
+	}
+	if b, ok := trim("ator"); ok { // generator, validator, translator
+		add(b + "ate")
 	}
 	if b, ok := trim("al"); ok && strings.ContainsRune("vw", rune(b[len(b)-1])) { // removal, approval, renewal
 		add(b)
