@@ -235,3 +235,18 @@ func TestSplitPhrasalsAndAgentNouns(t *testing.T) {
 		"password generator":                 "mcp__bw__generate",
 	})
 }
+
+// Breaking something into parts splits it; buying a domain registers it.
+func TestBreakIntoAndBuy(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pdf", "split_pdf", "Split a PDF into several files by page ranges."),
+		mcpTool("pdf", "compress_pdf", "Compress a PDF file."),
+		mcpTool("dns", "domains_check", "Check whether a domain is available."),
+		mcpTool("dns", "domains_create", "Register a new domain name."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"break the contract pdf into one file per section": "mcp__pdf__split_pdf",
+		"buy the domain sunnyside.io":                      "mcp__dns__domains_create",
+	})
+	ruleMatters(t, tools, "buy the domain sunnyside.io", "mcp__dns__domains_create", func(r *ranking) { r.senses = false })
+}

@@ -734,10 +734,11 @@ func (x *Index) plan(text string) *plan {
 	// The sense of the query's verb, from its object: the first three
 	// words after it that are no stop words.
 	if h := p.head; h >= 0 && params.senses {
-		// Turning or making something into something else converts it:
-		// the verb is convert, not turn (on).
-		if intoVerbs[p.kws[h].word] && slices.ContainsFunc(p.kws[h+1:], func(k keyword) bool { return k.word == "into" }) {
-			p.kws[h].word, p.kws[h].stem = "convert", stem("convert")
+		// Turning or making something into something else converts it,
+		// breaking it into parts splits it: the verb is convert, not turn
+		// (on).
+		if to, ok := intoVerbs[p.kws[h].word]; ok && slices.ContainsFunc(p.kws[h+1:], func(k keyword) bool { return k.word == "into" }) {
+			p.kws[h].word, p.kws[h].stem = to, stem(to)
 		}
 		n := 0
 		for j := h + 1; j < len(p.kws) && n < 3 && p.kws[h].sense == nil; j++ {

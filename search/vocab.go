@@ -26,7 +26,7 @@ var verbGroups = [][]string{
 	{"list", "enumerate", "show", "browse"},
 	{"sql", "query", "select"},
 	{"find", "search", "lookup", "query", "locate", "grep", "look", "seek", "discover"},
-	{"update", "edit", "modify", "change", "patch", "set", "replace", "alter", "adjust", "amend", "tweak", "mark"},
+	{"update", "edit", "modify", "change", "patch", "set", "replace", "alter", "adjust", "amend", "tweak", "mark", "append"},
 	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
 	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce", "dm", "blast"},
 	{"select", "pick", "choose"},
@@ -180,7 +180,7 @@ var nounGroups = [][]string{
 	{"song", "track", "music", "audio"},
 	{"submission", "response"},
 	{"light", "lamp", "bulb", "lights"},
-	{"thermostat", "temperature", "heating", "hvac", "climate"},
+	{"thermostat", "temperature", "heating", "hvac", "climate", "heat"},
 	{"comment", "feedback", "remark"},
 	{"attachment", "file"},
 	{"project", "workspace"},
@@ -543,6 +543,7 @@ var phrasal = map[string][]string{
 	"tick off": {"complete", "close", "done"}, "cross off": {"complete", "close", "done"}, "sign into": {"login", "signin", "authenticate"},
 	"looks like": {"screenshot", "view"}, "look like": {"screenshot", "view"},
 	"look into": {"investigate", "acknowledge", "analyze"}, "looking into": {"investigate", "acknowledge", "analyze"},
+	"warm up": {"heat", "climate", "start"}, "pull in": {"depend", "dependency", "require"},
 	"call off": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
 	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
 	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
@@ -568,6 +569,9 @@ var senses = map[string][]sense{
 		{objects: stemSet("pr", "pull", "issue", "ticket", "bug", "case", "incident", "account", "branch"), verbs: []string{"create", "new"}},
 		{objects: stemSet("door", "garage", "gate", "blind", "shutter", "curtain", "valve", "window", "cover"), verbs: []string{"unlock", "turn", "enable"}},
 	},
+	"buy": {
+		{objects: stemSet("domain", "license", "seat", "plan", "subscription", "number"), verbs: []string{"register", "create", "purchase"}},
+	},
 	"log": {
 		{objects: stemSet("bug", "issue", "ticket", "incident", "defect", "call", "meeting", "expense", "activity", "story", "task"), verbs: []string{"create", "add", "record"}},
 	},
@@ -592,9 +596,12 @@ var senses = map[string][]sense{
 	},
 }
 
-// intoVerbs mean convert when the query says into what (turn a name
-// into coordinates).
-var intoVerbs = wordSet("turn", "make", "change")
+// intoVerbs mean another verb when the query says into what: turn a name
+// into coordinates converts it, break a file into parts splits it.
+var intoVerbs = map[string]string{
+	"turn": "convert", "make": "convert", "change": "convert",
+	"break": "split", "divide": "split", "chop": "split", "cut": "split",
+}
 
 // abbreviations are written forms that stand for words (P&L).
 var abbreviations = map[string]string{

@@ -272,7 +272,7 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
 	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
 	"tell", "inform", "respond", "answer", "leave", "tweet", "skeet", "toot", "retweet", "repost", "like", "unlike", "upvote", "bill", "invoice",
-	"bounce", "kick", "mark", "join", "unpause", "page", "ring", "dial", "phone", "heart", "love", "shelve", "sunset", "fave", "nudge", "flag", "triage", "unblock", "unban",
+	"bounce", "kick", "mark", "join", "unpause", "page", "ring", "dial", "phone", "heart", "love", "append", "split", "shelve", "sunset", "fave", "nudge", "flag", "triage", "unblock", "unban",
 	"unmute", "unpin", "unstar",
 	"downvote", "vote", "favorite", "star", "pin", "bookmark")
 
