@@ -252,8 +252,8 @@ func quiet(x *Index, queries []qualityQuery) tally {
 }
 
 // Every signal of the ranking earns its place on the development halves
-// (dev; dev3 over eval and eval3; dev5, dev6 and dev7 over the pools up
-// to theirs): turning it
+// (dev; dev3 over eval and eval3; dev5 to dev8 over the pools up to
+// theirs): turning it
 // off never improves their top-1 taken together (top-5 trades are
 // logged). The table it logs is the README's (go test ./search -run
 // TestSignals -v).
@@ -269,12 +269,14 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 	dev6 := loadQueries(t, "../testdata/search/eval6/dev6.json")
 	x7 := NewIndex(combinedPool(t, 6))
 	dev7 := loadQueries(t, "../testdata/search/eval7/dev7.json")
+	x8 := NewIndex(combinedPool(t, 7))
+	dev8 := loadQueries(t, "../testdata/search/eval8/dev8.json")
 	all := func() []tally {
-		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7)}
+		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7), quiet(x8, dev8)}
 	}
 	line := func(ts []tally) string {
 		var b strings.Builder
-		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7"} {
+		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7", "dev8"} {
 			fmt.Fprintf(&b, "%s %3d %3d  ", name, ts[i].top1, ts[i].top5)
 		}
 		return b.String()
