@@ -30,20 +30,24 @@
 //     unless the vocabulary knows the word), and how rare the word is in
 //     the pool. The curated vocabulary (vocab.go) is written from general
 //     knowledge of what tools do; a phrasal verb (spin up, tear down)
-//     means its verb, also with its object between (turn the dag back on);
-//     a verb's object chooses its sense (open a page visits it, open a
-//     pull request creates it, log or file a bug creates it), and turning
-//     or making something into something else converts it; two words the
-//     pool writes as one (on-call, oncall) are that word, unless one of
-//     them names a server (in box is no inbox when Box is a server).
-//     Colloquial words (nuke, grab, VM, convo) and abbreviations (P&L)
-//     mean what they stand for. A word with no e to drop (taks) is no form
-//     of the pool's words whose e the stemmer dropped (take): it reaches
-//     them as a near spelling, and short words two swapped letters away
-//     (task). Among other keywords, the start of a longer name word
-//     (transit of transitions) is no substring match.
+//     means its verb, also with its object between (turn the dag back on)
+//     unless it means something else apart (kick a laptop off the network
+//     removes it); a verb's object chooses its sense (open a page visits
+//     it, open a pull request creates it, log or file a bug creates it),
+//     turning or making something into something else converts it, and
+//     breaking it into parts splits it; two words the pool writes as one
+//     (on-call, oncall) are that word, unless one of them names a server
+//     (in box is no inbox when Box is a server). Colloquial words (nuke,
+//     grab, VM, convo) and abbreviations (P&L) mean what they stand for,
+//     and agent nouns their verbs (generator, generate). A word with no e
+//     to drop (taks) is no form of the pool's words whose e the stemmer
+//     dropped (take): it reaches them as a near spelling, and short words
+//     two swapped letters away (task). Among other keywords, the start of
+//     a longer name word (transit of transitions) is no substring match.
 //   - A server's words weigh more than a description's: a query that names
-//     a server (snowflake, whatsapp) looks there first.
+//     a server (snowflake, whatsapp) looks there first, and a label that
+//     names one (algolia: add a record) scales the other servers' tools
+//     down.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
@@ -63,13 +67,15 @@
 //     "saying", "that" after a verb of telling, the text after a label
 //     that follows a verb of posting: "tweet: we are live") weighs as
 //     values too; a server's name or a medium used as a verb before it
-//     (whatsapp mom that I'm late) means sending it. A word ending in a
-//     colon is a label, no value (snowflake: list warehouses). A yes-no
-//     question (is the door open) asks for a state. A question with no
-//     verb of its own, and a why-question, ask to read: no tool named to
-//     change or destroy answers them (what streams can I join), and why
-//     something fails asks for its errors. A word said first as a value
-//     and again not ('stripe-api-key' from key vault) is no value.
+//     (whatsapp mom that I'm late), or before whom it reaches (email the
+//     report to finance), means sending it. A word ending in a colon is a
+//     label, no value (snowflake: list warehouses). A yes-no question (is
+//     the door open) asks for a state. A question with no verb of its own,
+//     a question on what is (is our app allowed to ...), and a
+//     why-question ask to read: no tool named to change or destroy answers
+//     them (what streams can I join), and why something fails asks for its
+//     errors. A word said first as a value and again not ('stripe-api-key'
+//     from key vault) is no value.
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a
