@@ -89,6 +89,12 @@ func TestPrintIsBounded(t *testing.T) {
 	}
 }
 
+// renderSlack bounds how late a run stopped while rendering a large result
+// may end. The failure these tests catch is a render that goes on for
+// minutes; building 100,000-member tables under the race detector on a
+// loaded two-core machine took 1.3 s where 0.3 s was meant.
+const renderSlack = 3 * time.Second
+
 // Class 1: rendering runs on the budget clock: many copies of a large
 // table are stopped with the budget, not rendered for minutes after it.
 func TestResultRenderingIsOnTheBudget(t *testing.T) {
@@ -102,7 +108,7 @@ func TestResultRenderingIsOnTheBudget(t *testing.T) {
 	if !errors.Is(out.Err, ErrBudgetExceeded) {
 		t.Fatalf("err = %v, want the budget", out.Err)
 	}
-	if elapsed := time.Since(start); elapsed > 300*time.Millisecond+stopSlack*10 {
+	if elapsed := time.Since(start); elapsed > 300*time.Millisecond+renderSlack {
 		t.Errorf("ended after %v", elapsed)
 	}
 }
@@ -131,7 +137,7 @@ func TestCancelWhileRendering(t *testing.T) {
 	if !errors.Is(out.Err, ErrCanceled) {
 		t.Fatalf("err = %v, want cancelled", out.Err)
 	}
-	if late := time.Since(canceledAt); late > stopSlack {
+	if late := time.Since(canceledAt); late > renderSlack {
 		t.Errorf("returned %v after the cancellation", late)
 	}
 }
