@@ -695,7 +695,7 @@ func (x *Index) plan(text string) *plan {
 	// A question on what is (is our app allowed to ..., are the doors
 	// open) asks, whatever word comes first after it.
 	if params.question && len(all) > 0 && copulas[all[0].word] {
-		p.verb = noVerb
+		p.verb, p.intent = noVerb, reads
 	}
 	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
 		p.verb, p.asks = reads, true
