@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/serve"
 )
 
@@ -42,9 +41,12 @@ func serveAction(c *cli.Context) error {
 	}
 	addr := c.String("http")
 	prompter := newPrompter(c)
-	if addr == "" && !c.Bool("yes") {
-		// Stdin and stdout carry the protocol: nobody can be asked.
-		prompter = fixedAnswer(host.Deny)
+	if _, asks := prompter.(*terminalPrompter); !c.Bool("yes") && (addr == "" || !asks) {
+		// Nobody can be asked (stdin and stdout carry the protocol, or
+		// there is no terminal). With no prompter the host refuses such
+		// calls saying so and how to allow them; a prompter's "no" would
+		// tell the model that the user refused.
+		prompter = nil
 	}
 	// The host reports changes from its first connection on; the server
 	// exists a little later, and declares the list as it is then.

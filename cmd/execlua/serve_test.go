@@ -97,12 +97,13 @@ func TestServeStdio(t *testing.T) {
 			}
 			// The allow rule lets get-item through; put.item has no rule
 			// and nobody to ask on stdio, so it is refused (PERM-1 without
-			// a prompt).
+			// a prompt), saying so rather than that the user refused.
 			text, progress := callExec(t, c, fmt.Sprintf(`
 local item = tools["mcp__fix__get-item"]{ id = %d }
 local ok, err = pcall(tools["mcp__fix__put.item"], { name = "x" })
-return { item.name, ok }`, i), 2)
-			if want := fmt.Sprintf(`["item-%d",false]`, i); text != want {
+return { item.name, ok, err }`, i), 2)
+			want := fmt.Sprintf(`["item-%d",false,"Permission to use mcp__fix__put.item was not granted: it needs the user's approval (no permission rule allows it) and this host has no one to ask. Add an allow rule for mcp__fix__put.item to the settings."]`, i)
+			if text != want {
 				t.Errorf("Exec = %q, want %q", text, want)
 			}
 			if !strings.HasPrefix(progress[0], "1 tool call\n") || !strings.HasPrefix(progress[1], "2 tool calls\n") {
