@@ -52,12 +52,16 @@ func TestISO3_PlainWordsForRemovedGlobals(t *testing.T) {
 		`loadstring("return 1")`:  "loadstring is not available inside Exec",
 		`dofile("/tmp/x.lua")`:    "dofile is not available inside Exec",
 		`collectgarbage("count")`: "collectgarbage is not available inside Exec",
+		// Lua 5.3's library, which models write.
+		`return utf8.len("h\195\169llo")`: "utf8 is not available inside Exec: scripts run Lua 5.1",
 	} {
 		out := runScript(t, f, code, nil)
 		if out.Err == nil || !strings.Contains(out.Err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to contain %q", code, out.Err, want)
 		}
 	}
+	// Read, a removed global is nil, so a script can test for it.
+	mustResult(t, f, `local s = "h\195\169llo" return utf8 and utf8.len(s) or #s`, "6")
 	// A script's own local of the same name is its own business.
 	mustResult(t, f, `local require = function(x) return x end return require("ok")`, "ok")
 	// Caught with pcall, the message is the same.

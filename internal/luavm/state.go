@@ -201,10 +201,11 @@ func (s *State) newNull() *glua.LTable {
 // YieldError is the value to resume a top-level script yield with.
 func (s *State) YieldError() *glua.LTable { return s.yieldErr }
 
-// removedGlobals are the names C Lua has and the script must not: each one
-// reads as nil, and calling or indexing it fails with a plain-words error
-// (see compile.go).
+// removedGlobals are the names C Lua has and the script must not, and
+// utf8, the newer Lua library models write: each one reads as nil, and
+// calling or indexing it fails with a plain-words error (see compile.go).
 var removedGlobals = map[string]string{
+	"utf8":           "scripts run Lua 5.1, which has no utf8 library; # and the string functions count bytes",
 	"require":        "scripts have no modules, files or network",
 	"module":         "scripts have no modules, files or network",
 	"package":        "scripts have no modules, files or network",
