@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/execlua/execlua/internal/luavm"
+	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -157,12 +158,16 @@ func (r *run) refuse(err error) error {
 }
 
 func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua.LValue) ([]byte, error) {
+	call := render.CallForm(name) // copyable as written: tools["get-item"]
 	switch args.(type) {
 	case *glua.LNilType:
 		return []byte("{}"), nil
 	case *glua.LTable:
 	default:
-		return nil, fmt.Errorf("tools.%s expects one table of arguments (or nothing), got a %s", name, args.Type())
+		if tool == nil { // ToolSearch, whose query is required
+			return nil, fmt.Errorf("%s expects one table of arguments, got a %s: call it as %s{ query = \"...\" }", call, args.Type(), call)
+		}
+		return nil, fmt.Errorf("%s expects one table of arguments (or nothing), got a %s: call it as %s{ name = value, ... }", call, args.Type(), call)
 	}
 	var schema *luavm.Schema
 	if tool != nil {
@@ -176,7 +181,7 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 	encoded, err := r.st.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 	if err == nil && encoded[0] != '{' {
 		// A sequence, or tools.null: MCP arguments are one object.
-		return nil, fmt.Errorf("tools.%s takes one table of named arguments, not a list: call it as tools.%s{ name = value, ... }", name, name)
+		return nil, fmt.Errorf("%s takes one table of named arguments, not a list: call it as %s{ name = value, ... }", call, call)
 	}
 	return encoded, err
 }

@@ -104,9 +104,13 @@ func TestISO5_DeepCopies(t *testing.T) {
 // ISO-6: only plain data crosses; everything else is refused with its path
 // before anything reaches the host, and the error returns to the script.
 func TestISO6_ArgumentsMustBePlainData(t *testing.T) {
-	f := newFunnel(map[string]toolFunc{"t": echo})
+	f := newFunnel(map[string]toolFunc{"t": echo, "get-item": echo})
 	for code, want := range map[string]string{
-		`tools.t{ items = { 1, 2, { cb = print } } }`:             "args.items[3].cb is a function",
+		`tools.t{ items = { 1, 2, { cb = print } } }`: "args.items[3].cb is a function",
+		// The way out each refusal shows is valid Lua as written.
+		`tools["get-item"]("x")`:                                  `tools["get-item"] expects one table of arguments (or nothing), got a string: call it as tools["get-item"]{ name = value, ... }`,
+		`tools["get-item"]{ 1, 2 }`:                               `tools["get-item"] takes one table of named arguments, not a list: call it as tools["get-item"]{ name = value, ... }`,
+		`tools.ToolSearch("weather")`:                             `tools.ToolSearch expects one table of arguments, got a string: call it as tools.ToolSearch{ query = "..." }`,
 		`tools.t{ m = setmetatable({}, {}) }`:                     "args.m has a metatable",
 		`local c = {} c.self = c tools.t{ c = c }`:                "args.c.self refers back to itself",
 		`tools.t{ co = coroutine.create(print) }`:                 "args.co is a coroutine",
