@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/execlua/execlua/internal/luavm"
+	"github.com/execlua/execlua/internal/toolname"
 	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
@@ -26,6 +28,26 @@ type pending struct {
 
 func (r *run) known(name string) bool {
 	return r.req.Tools.lookup(name) != nil
+}
+
+// maxSuggestions bounds the names one error suggests.
+const maxSuggestions = 3
+
+// suggest returns the MCP tools a script may have meant by calling name,
+// a tool's own name without its mcp__<server>__ prefix (any case), as
+// models write it from a server's documentation: tools.list_notes for
+// mcp__notes__list_notes.
+func (r *run) suggest(name string) []string {
+	var meant []string
+	suffix := "__" + strings.ToLower(name)
+	for _, t := range r.req.Tools.Tools() {
+		// A server's name may hold __ too: the tool's own name is the end.
+		if rest, ok := strings.CutPrefix(t.Name, toolname.MCPPrefix); ok && strings.HasSuffix(strings.ToLower(rest), suffix) {
+			meant = append(meant, t.Name)
+		}
+	}
+	slices.Sort(meant)
+	return meant[:min(len(meant), maxSuggestions)]
 }
 
 // submit converts a call's arguments and records the call. A name outside
