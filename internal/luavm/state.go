@@ -791,6 +791,24 @@ func (s *State) openMath(math *glua.LTable) {
 			L.Push(glua.LNumber(gomath.Floor(r*(hi-lo+1)) + lo))
 			return 1
 		}},
+		// Lua 5.2's optional base, which models write: 5.1 ignores it
+		// and math.log(100, 10) would silently be the natural logarithm.
+		{"log", func(L *glua.LState) int {
+			x := float64(L.CheckNumber(1))
+			if L.Get(2) == glua.LNil {
+				L.Push(glua.LNumber(gomath.Log(x)))
+				return 1
+			}
+			switch base := float64(L.CheckNumber(2)); base {
+			case 2:
+				L.Push(glua.LNumber(gomath.Log2(x)))
+			case 10:
+				L.Push(glua.LNumber(gomath.Log10(x)))
+			default:
+				L.Push(glua.LNumber(gomath.Log(x) / gomath.Log(base)))
+			}
+			return 1
+		}},
 		{"randomseed", func(L *glua.LState) int {
 			seed := uint64(L.CheckInt64(1))
 			s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
