@@ -68,7 +68,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 		return nil, context.Cause(ctx)
 	}
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, syntaxError(err, code)
 	}
 	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}, mentioned: map[string]bool{}}
 	r.block(chunk)
@@ -153,8 +153,10 @@ func (sc *Script) Explain(msg string) string {
 	return msg
 }
 
-// syntaxError words a parse error the way C Lua places one, by line.
-func syntaxError(err error) error {
+// syntaxError words a parse error the way C Lua places one, by line, with
+// a hint when the line holds something models bring from newer Lua or
+// other languages.
+func syntaxError(err error, code string) error {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", ChunkName, err)
@@ -163,7 +165,36 @@ func syntaxError(err error) error {
 	if pe.Pos.Line == parse.EOF {
 		return fmt.Errorf("%s: %s at the end of the script", ChunkName, msg)
 	}
-	return fmt.Errorf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
+	msg = fmt.Sprintf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
+	lines := strings.Split(code, "\n")
+	if pe.Pos.Line < 1 || pe.Pos.Line > len(lines) {
+		return errors.New(msg)
+	}
+	line := lines[pe.Pos.Line-1]
+	for _, h := range syntaxHints {
+		if (h.token == "" || h.token == pe.Token) && h.line.MatchString(line) {
+			return errors.New(msg + "; " + h.hint)
+		}
+	}
+	return errors.New(msg)
+}
+
+// syntaxHints are the first ones to check when the parser stops on a line:
+// the token it stopped at ("" for any) and what the line holds.
+var syntaxHints = []struct {
+	token string
+	line  *regexp.Regexp
+	hint  string
+}{
+	{"/", regexp.MustCompile(`//`), "Lua 5.1 has no // operator: write math.floor(a / b)"},
+	{"!", regexp.MustCompile(`!=`), "Lua writes not-equal as ~="},
+	{"", regexp.MustCompile(`[-+*/%]=`), "Lua has no +=, -=, *= or /=: write x = x + 1"},
+	{"", regexp.MustCompile(`\bcontinue\b`), "Lua has no continue: write goto continue, with the label ::continue:: just before the loop's end"},
+	{"=", regexp.MustCompile(`=>`), "Lua has no arrow functions: write function(x) return x + 1 end"},
+	{"[", regexp.MustCompile(`[=(,{]\s*\[`), "a list is a table in Lua: { 1, 2, 3 }, not [1, 2, 3]"},
+	{"", regexp.MustCompile(`[{,]\s*[A-Za-z_]\w*\s*:\s*[^:\s]`), "table fields are written { name = value }, not name: value"},
+	{"`", regexp.MustCompile("`"), "Lua strings are quoted with ' or \", and built with .. or string.format"},
+	{"", regexp.MustCompile(`&|\||<<|>>`), "Lua 5.1 has no bitwise operators"},
 }
 
 // rewriter walks the AST keeping the set of local names in scope, so that

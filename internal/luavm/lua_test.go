@@ -248,6 +248,16 @@ func TestSyntaxErrors(t *testing.T) {
 	for code, want := range map[string]string{
 		"local x = = 1":       "script:1: syntax error near '=' (column 11)",
 		"if x then\nreturn 1": "script: syntax error at the end of the script",
+		// What models bring from newer Lua and other languages gets a hint.
+		"local a = 7 // 2":                           "script:1: syntax error near '/' (column 14); Lua 5.1 has no // operator: write math.floor(a / b)",
+		"if a != b then end":                         "script:1: Invalid token near '!' (column 6); Lua writes not-equal as ~=",
+		"local x = 1\nx += 1":                        "script:2: parse error near '+' (column 3); Lua has no +=, -=, *= or /=: write x = x + 1",
+		"for i = 1, 3 do if i then continue end end": "script:1: parse error near 'end' (column 38); Lua has no continue: write goto continue, with the label ::continue:: just before the loop's end",
+		"local f = (x) => x + 1":                     "script:1: syntax error near '=' (column 15); Lua has no arrow functions: write function(x) return x + 1 end",
+		"local t = [1, 2, 3]":                        "script:1: syntax error near '[' (column 11); a list is a table in Lua: { 1, 2, 3 }, not [1, 2, 3]",
+		"local t = { a: 1 }":                         "script:1: syntax error near '1' (column 16); table fields are written { name = value }, not name: value",
+		"return `x`":                                 "script:1: Invalid token near '`' (column 8); Lua strings are quoted with ' or \", and built with .. or string.format",
+		"return 5 & 3":                               "script:1: Invalid token near '&' (column 10); Lua 5.1 has no bitwise operators",
 	} {
 		_, err := Compile(code)
 		if err == nil || err.Error() != want {
