@@ -321,7 +321,7 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 	case p.out.Decoded != nil:
 		v, err := luavm.FromGo(L, p.out.Decoded)
 		if err != nil {
-			return glua.LNil, fmt.Errorf("%s: %w", p.call.Name, err)
+			return glua.LNil, fmt.Errorf("%s: tool output cannot be converted: %w", p.call.Name, err)
 		}
 		return v, nil
 	case len(p.out.Structured) > 0:
