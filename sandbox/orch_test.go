@@ -246,6 +246,14 @@ func TestNoFunnel(t *testing.T) {
 	}
 }
 
+// Indexing an absent field of a tool's output names it (n.author is nil).
+func TestIndexOfNilIsNamed(t *testing.T) {
+	out := runScript(t, newFunnel(map[string]toolFunc{"t": echo}), "local n = tools.t{ title = 'x' }\nreturn n.author.name", nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "script:2: attempt to index a non-table object(nil) with key 'name' (n.author is nil)") {
+		t.Errorf("err = %v", out.Err)
+	}
+}
+
 // The failure of a call of a non-function names what the line called.
 func TestCallOfNonFunctionIsNamed(t *testing.T) {
 	out := runScript(t, newFunnel(nil), "local s = 'a,b'\nreturn s:split(',')", nil)

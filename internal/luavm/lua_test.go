@@ -411,6 +411,28 @@ func TestExplainCalls(t *testing.T) {
 	}
 }
 
+// Indexing what is not a table names what the line indexed with that key,
+// as C Lua names it: a field of a tool's output that was absent.
+func TestExplainIndexes(t *testing.T) {
+	script, err := Compile("local n = {}\nlocal a = n.author.name\nlocal x = 5 local b, c, d = x.y, n.items[2].id, n['a-b'].c\nlocal e = n.p.q or n.r.q\nreturn f().z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]string{
+		"script:2: attempt to index a non-table object(nil) with key 'name'":   "script:2: attempt to index a non-table object(nil) with key 'name' (n.author is nil)",
+		"script:3: attempt to index a non-table object(number) with key 'y'":   "script:3: attempt to index a non-table object(number) with key 'y' (x is a number)",
+		"script:3: attempt to index a non-table object(nil) with key 'id'":     "script:3: attempt to index a non-table object(nil) with key 'id' (n.items[2] is nil)",
+		"script:3: attempt to index a non-table object(nil) with key 'c'":      `script:3: attempt to index a non-table object(nil) with key 'c' (n["a-b"] is nil)`,
+		"script:4: attempt to index a non-table object(nil) with key 'q'":      "script:4: attempt to index a non-table object(nil) with key 'q' (n.p or n.r is nil)",
+		"script:5: attempt to index a non-table object(nil) with key 'z'":      "script:5: attempt to index a non-table object(nil) with key 'z'",
+		"script:2: attempt to index a non-table object(nil) with key 'absent'": "script:2: attempt to index a non-table object(nil) with key 'absent'",
+	} {
+		if got := script.Explain(msg); got != want {
+			t.Errorf("Explain(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
 // allocated is how many bytes the process has allocated so far.
 func allocated() uint64 {
 	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
