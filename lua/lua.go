@@ -80,7 +80,7 @@ func Run(ctx context.Context, code string, opts *Options) ([]json.RawMessage, er
 	for _, name := range slices.Sorted(maps.Keys(o.Globals)) {
 		v, err := luavm.FromGo(st.L, o.Globals[name])
 		if err != nil {
-			return nil, fmt.Errorf("global %s: %w", name, err)
+			return nil, fmt.Errorf("global %s cannot be converted: %w", name, err)
 		}
 		st.L.SetGlobal(name, v)
 	}

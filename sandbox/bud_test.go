@@ -134,6 +134,11 @@ func TestParallelErrorsAndOrder(t *testing.T) {
 	if out.Err == nil || !strings.Contains(out.Err.Error(), "function expected, got number") {
 		t.Errorf("non-function branch: %v", out.Err)
 	}
+	// A list of functions, as models pass it, is told how to spread it.
+	out = runScript(t, f, `local fns = { function() end } return tools.parallel(fns)`, nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "function expected, got table): pass one function per branch") || !strings.Contains(out.Err.Error(), "tools.parallel(unpack(list))") {
+		t.Errorf("a list of branches: %v", out.Err)
+	}
 }
 
 // BUD-6: only the offending call is refused over the limit; ToolSearch

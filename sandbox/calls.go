@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/execlua/execlua/internal/luavm"
+	"github.com/execlua/execlua/internal/toolname"
+	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -25,6 +28,26 @@ type pending struct {
 
 func (r *run) known(name string) bool {
 	return r.req.Tools.lookup(name) != nil
+}
+
+// maxSuggestions bounds the names one error suggests.
+const maxSuggestions = 3
+
+// suggest returns the MCP tools a script may have meant by calling name,
+// a tool's own name without its mcp__<server>__ prefix (any case), as
+// models write it from a server's documentation: tools.list_notes for
+// mcp__notes__list_notes.
+func (r *run) suggest(name string) []string {
+	var meant []string
+	suffix := "__" + strings.ToLower(name)
+	for _, t := range r.req.Tools.Tools() {
+		// A server's name may hold __ too: the tool's own name is the end.
+		if rest, ok := strings.CutPrefix(t.Name, toolname.MCPPrefix); ok && strings.HasSuffix(strings.ToLower(rest), suffix) {
+			meant = append(meant, t.Name)
+		}
+	}
+	slices.Sort(meant)
+	return meant[:min(len(meant), maxSuggestions)]
 }
 
 // submit converts a call's arguments and records the call. A name outside
@@ -157,12 +180,16 @@ func (r *run) refuse(err error) error {
 }
 
 func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua.LValue) ([]byte, error) {
+	call := render.CallForm(name) // copyable as written: tools["get-item"]
 	switch args.(type) {
 	case *glua.LNilType:
 		return []byte("{}"), nil
 	case *glua.LTable:
 	default:
-		return nil, fmt.Errorf("tools.%s expects one table of arguments (or nothing), got a %s", name, args.Type())
+		if tool == nil { // ToolSearch, whose query is required
+			return nil, fmt.Errorf("%s expects one table of arguments, got a %s: call it as %s{ query = \"...\" }", call, args.Type(), call)
+		}
+		return nil, fmt.Errorf("%s expects one table of arguments (or nothing), got a %s: call it as %s{ name = value, ... }", call, args.Type(), call)
 	}
 	var schema *luavm.Schema
 	if tool != nil {
@@ -176,7 +203,7 @@ func (r *run) encodeArgs(L *glua.LState, name string, tool *toolEntry, args glua
 	encoded, err := r.st.ToJSON(L, args, schema, "args", r.opts.MaxStringBytes)
 	if err == nil && encoded[0] != '{' {
 		// A sequence, or tools.null: MCP arguments are one object.
-		return nil, fmt.Errorf("tools.%s takes one table of named arguments, not a list: call it as tools.%s{ name = value, ... }", name, name)
+		return nil, fmt.Errorf("%s takes one table of named arguments, not a list: call it as %s{ name = value, ... }", call, call)
 	}
 	return encoded, err
 }
@@ -294,7 +321,7 @@ func (r *run) collect(L *glua.LState, id int) (glua.LValue, error) {
 	case p.out.Decoded != nil:
 		v, err := luavm.FromGo(L, p.out.Decoded)
 		if err != nil {
-			return glua.LNil, fmt.Errorf("%s: %w", p.call.Name, err)
+			return glua.LNil, fmt.Errorf("%s: tool output cannot be converted: %w", p.call.Name, err)
 		}
 		return v, nil
 	case len(p.out.Structured) > 0:

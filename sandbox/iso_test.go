@@ -52,12 +52,16 @@ func TestISO3_PlainWordsForRemovedGlobals(t *testing.T) {
 		`loadstring("return 1")`:  "loadstring is not available inside Exec",
 		`dofile("/tmp/x.lua")`:    "dofile is not available inside Exec",
 		`collectgarbage("count")`: "collectgarbage is not available inside Exec",
+		// Lua 5.3's library, which models write.
+		`return utf8.len("h\195\169llo")`: "utf8 is not available inside Exec: scripts run Lua 5.1",
 	} {
 		out := runScript(t, f, code, nil)
 		if out.Err == nil || !strings.Contains(out.Err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to contain %q", code, out.Err, want)
 		}
 	}
+	// Read, a removed global is nil, so a script can test for it.
+	mustResult(t, f, `local s = "h\195\169llo" return utf8 and utf8.len(s) or #s`, "6")
 	// A script's own local of the same name is its own business.
 	mustResult(t, f, `local require = function(x) return x end return require("ok")`, "ok")
 	// Caught with pcall, the message is the same.
@@ -100,9 +104,13 @@ func TestISO5_DeepCopies(t *testing.T) {
 // ISO-6: only plain data crosses; everything else is refused with its path
 // before anything reaches the host, and the error returns to the script.
 func TestISO6_ArgumentsMustBePlainData(t *testing.T) {
-	f := newFunnel(map[string]toolFunc{"t": echo})
+	f := newFunnel(map[string]toolFunc{"t": echo, "get-item": echo})
 	for code, want := range map[string]string{
-		`tools.t{ items = { 1, 2, { cb = print } } }`:             "args.items[3].cb is a function",
+		`tools.t{ items = { 1, 2, { cb = print } } }`: "args.items[3].cb is a function",
+		// The way out each refusal shows is valid Lua as written.
+		`tools["get-item"]("x")`:                                  `tools["get-item"] expects one table of arguments (or nothing), got a string: call it as tools["get-item"]{ name = value, ... }`,
+		`tools["get-item"]{ 1, 2 }`:                               `tools["get-item"] takes one table of named arguments, not a list: call it as tools["get-item"]{ name = value, ... }`,
+		`tools.ToolSearch("weather")`:                             `tools.ToolSearch expects one table of arguments, got a string: call it as tools.ToolSearch{ query = "..." }`,
 		`tools.t{ m = setmetatable({}, {}) }`:                     "args.m has a metatable",
 		`local c = {} c.self = c tools.t{ c = c }`:                "args.c.self refers back to itself",
 		`tools.t{ co = coroutine.create(print) }`:                 "args.co is a coroutine",

@@ -192,6 +192,31 @@ func TestSRCH11_UnknownKeys(t *testing.T) {
 	}
 }
 
+// SRCH-11, and the way out: a tool's own name without its
+// mcp__<server>__ prefix, as models write it, is still a plain Lua error
+// that never reaches the host, and it names the tools meant.
+func TestUnknownKeySuggestsThePrefixedName(t *testing.T) {
+	f := newFunnel(map[string]toolFunc{
+		"mcp__notes__list_notes": echo, "mcp__my__srv__list_notes": echo,
+		"mcp__notes__get_note": echo, "mcp__shop__get-item": echo, "list_notes_all": echo,
+	})
+	for code, want := range map[string]string{
+		`tools.list_notes{}`:  "attempt to call a nil value (field 'list_notes'): no tool of that name in this session; did you mean tools.mcp__my__srv__list_notes or tools.mcp__notes__list_notes?",
+		`tools.Get_Note{}`:    "(field 'Get_Note'): no tool of that name in this session; did you mean tools.mcp__notes__get_note?",
+		`tools["get-item"]{}`: `did you mean tools["mcp__shop__get-item"]?`,
+		`tools.notes{}`:       `(field 'notes'): no tool of that name in this session; find tools with tools.ToolSearch{ query = "..." }`,
+		`tools.note{}`:        `find tools with tools.ToolSearch`,
+	} {
+		out := runScript(t, f, code, nil)
+		if out.Err == nil || !strings.Contains(out.Err.Error(), want) {
+			t.Errorf("%s: err = %v, want it to contain %q", code, out.Err, want)
+		}
+	}
+	if len(f.calls) != 0 {
+		t.Errorf("the funnel saw %v", f.names())
+	}
+}
+
 // Runs share nothing: many at once, each on its own goroutine and state,
 // give each its own answer (run under -race).
 func TestConcurrentRuns(t *testing.T) {
@@ -217,6 +242,14 @@ func TestConcurrentRuns(t *testing.T) {
 func TestNoFunnel(t *testing.T) {
 	out := Run(context.Background(), Request{Code: `return tools.t{}`, Tools: NewToolset([]Tool{{Name: "t"}})}, nil)
 	if !errors.Is(out.Err, ErrNoFunnel) {
+		t.Errorf("err = %v", out.Err)
+	}
+}
+
+// Indexing an absent field of a tool's output names it (n.author is nil).
+func TestIndexOfNilIsNamed(t *testing.T) {
+	out := runScript(t, newFunnel(map[string]toolFunc{"t": echo}), "local n = tools.t{ title = 'x' }\nreturn n.author.name", nil)
+	if out.Err == nil || !strings.Contains(out.Err.Error(), "script:2: attempt to index a non-table object(nil) with key 'name' (n.author is nil)") {
 		t.Errorf("err = %v", out.Err)
 	}
 }

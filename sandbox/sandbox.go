@@ -340,6 +340,7 @@ func (r *run) execute() (out Outcome) {
 		OnCrash:        func(err error) { r.stop(fmt.Errorf("%w: %w", ErrCrashed, err)) },
 	}, luavm.Host{
 		Known:   r.known,
+		Suggest: r.suggest,
 		Submit:  r.submit,
 		Perform: r.performNow,
 		Collect: r.collect,

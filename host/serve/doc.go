@@ -14,7 +14,10 @@
 // one assembled pool and one search index. The announcement of
 // the pool at start is the server's instructions; when the pool has changed
 // since a conversation last heard of it, the new announcement comes first
-// in the next Exec result, ahead of the script's own result. A client that
+// in the next Exec result, ahead of the script's own result. A request
+// with no session (protocol 2026-07-28 or later over HTTP) is told so
+// ahead of every Exec result while the pool differs from the
+// instructions, as nothing records what it heard. A client that
 // sends a progress token with an Exec call gets the live summary as
 // progress notifications while the script runs. The messages PostToolUse
 // hooks add to the conversation follow the call's result as text blocks.

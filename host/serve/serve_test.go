@@ -3,6 +3,7 @@ package serve_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -385,4 +386,68 @@ func toolNames(t *testing.T, c *client.Client) []string {
 		names = append(names, tool.Name)
 	}
 	return names
+}
+
+// SUM-4 over stdio with a client of the newest protocol (2026-07-28, the
+// default of mcp-go's client): such a client skips the initialize
+// handshake, and its progress notifications must still arrive.
+func TestStdioSessionlessClientGetsProgress(t *testing.T) {
+	h, err := host.New(t.Context(), &host.Options{
+		NoWatch:   true,
+		InProcess: demo.Servers(),
+		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
+			return host.AllowOnce, nil
+		}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	s, err := serve.New(h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- s.ServeStdio(ctx, toServer, fromServer) }()
+	t.Cleanup(func() {
+		cancel()
+		fromClient.Close()
+		<-served
+	})
+	c := client.NewClient(transport.NewIO(toClient, fromClient, io.NopCloser(strings.NewReader(""))))
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	notes := make(chan map[string]any, 10)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			notes <- n.Params.AdditionalFields
+		}
+	})
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	res := execCall(t, c, `tools.mcp__demo__echo{ a = 1 } return tools.mcp__demo__sleep{ ms = 1 }.slept`, true)
+	if got := texts(res); res.IsError || len(got) != 1 || got[0] != "1" {
+		t.Fatalf("Exec = %v (error %v)", got, res.IsError)
+	}
+	got := make([]string, 2)
+	for range 2 {
+		select {
+		case n := <-notes:
+			got[int(n["progress"].(float64))-1] = n["message"].(string)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress notifications so far: %q", got)
+		}
+	}
+	want := []string{"1 tool call\nmcp__demo__echo", "2 tool calls\nmcp__demo__echo\nmcp__demo__sleep"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("progress messages (-want +got):\n%s", d)
+	}
 }

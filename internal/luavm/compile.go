@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
@@ -70,7 +71,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, syntaxError(err, code)
 	}
-	r := &rewriter{callees: map[int][]string{}, consts: []map[string]bool{{}}, mentioned: map[string]bool{}}
+	r := &rewriter{callees: map[int][]string{}, indexed: map[int]map[string][]string{}, consts: []map[string]bool{{}}, mentioned: map[string]bool{}}
 	r.block(chunk)
 	if r.err != nil {
 		return nil, r.err
@@ -83,7 +84,7 @@ func CompileContext(ctx context.Context, code string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile error: %w", err)
 	}
-	return &Script{proto: trimmed(proto), callees: r.callees, mentioned: r.mentioned}, nil
+	return &Script{proto: trimmed(proto), callees: r.callees, indexed: r.indexed, mentioned: r.mentioned}, nil
 }
 
 // trimmed gives each function of a compiled chunk its own exactly sized
@@ -118,18 +119,36 @@ type Script struct {
 	// callees names what each line calls ("global 'foo'", "field
 	// 'split'"), for Explain.
 	callees map[int][]string
+	// indexed names, by line and key, what each line indexes with that key
+	// ("n.author" for n.author.name), for Explain.
+	indexed map[int]map[string][]string
 	// mentioned are the removed globals the script names, as a name or a
 	// string (rawget(_G, "load")), for Explain.
 	mentioned map[string]bool
 }
 
-var callError = regexp.MustCompile(`^script:(\d+): attempt to call a non-function object$`)
+var (
+	callError  = regexp.MustCompile(`^script:(\d+): attempt to call a non-function object$`)
+	indexError = regexp.MustCompile(`^script:(\d+): attempt to index a non-table object\((\w+)\) with key '(.*)'$`)
+)
 
 // Explain completes gopher-lua's "attempt to call a non-function object",
-// which names nothing, with what the script calls on that line, so that
-// the model can see which name was wrong. Other messages are returned as
-// they are.
+// which names nothing, with what the script calls on that line, and its
+// "attempt to index a non-table object(nil) with key 'name'" with what the
+// line indexes with that key (n.author is nil), so that the model can see
+// which name was wrong. Other messages are returned as they are.
 func (sc *Script) Explain(msg string) string {
+	if m := indexError.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		what := m[2]
+		if what != "nil" {
+			what = "a " + what
+		}
+		if paths := sc.indexed[line][m[3]]; len(paths) > 0 {
+			msg += " (" + strings.Join(paths, " or ") + " is " + what + ")"
+		}
+		return msg
+	}
 	m := callError.FindStringSubmatch(msg)
 	if m == nil {
 		return msg
@@ -153,9 +172,9 @@ func (sc *Script) Explain(msg string) string {
 	return msg
 }
 
-// syntaxError words a parse error the way C Lua places one, by line, and
-// names the newer Lua it stopped at: models trained on Lua 5.3 and 5.4
-// write their operators.
+// syntaxError words a parse error the way C Lua places one, by line, with
+// a hint when the line holds something models bring from newer Lua or
+// other languages.
 func syntaxError(err error, code string) error {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
@@ -165,40 +184,47 @@ func syntaxError(err error, code string) error {
 	if pe.Pos.Line == parse.EOF {
 		return fmt.Errorf("%s: %s at the end of the script", ChunkName, msg)
 	}
-	err = fmt.Errorf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
-	if newer := newerLua(code, pe.Pos.Line, pe.Pos.Column); newer != "" {
-		err = fmt.Errorf("%w: %s", err, newer)
+	msg = fmt.Sprintf("%s:%d: %s near '%s' (column %d)", ChunkName, pe.Pos.Line, msg, pe.Token, pe.Pos.Column)
+	lines := strings.Split(code, "\n")
+	if pe.Pos.Line < 1 || pe.Pos.Line > len(lines) {
+		return errors.New(msg)
 	}
-	return err
+	line := lines[pe.Pos.Line-1]
+	for _, h := range syntaxHints {
+		if (h.token == "" || h.token == pe.Token) && h.line.MatchString(line) {
+			return errors.New(msg + "; " + h.hint)
+		}
+	}
+	return errors.New(msg)
 }
 
-// newerLua says which construct of a later Lua the character at line and
-// column (both from 1) starts or ends, or "".
-func newerLua(code string, line, column int) string {
-	lines := strings.Split(code, "\n")
-	if line < 1 || line > len(lines) || column < 1 || column > len(lines[line-1]) {
-		return ""
-	}
-	at, before := lines[line-1][column-1:], lines[line-1][:column-1]
-	switch {
-	case strings.HasPrefix(at, "//") || strings.HasPrefix(at, "/") && strings.HasSuffix(before, "/"):
-		return "Lua 5.1 has no // operator; write math.floor(a / b)"
-	case strings.HasPrefix(at, "<const>") || strings.HasPrefix(at, "<close>"):
-		return "Lua 5.1 has no <const> or <close>; write a plain local"
-	case strings.HasPrefix(at, "<<") || strings.HasPrefix(at, ">>") ||
-		strings.HasPrefix(at, "<") && strings.HasSuffix(before, "<") || strings.HasPrefix(at, ">") && strings.HasSuffix(before, ">") ||
-		strings.HasPrefix(at, "&") || strings.HasPrefix(at, "|") || strings.HasPrefix(at, "~") && !strings.HasPrefix(at, "~="):
-		return "Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic"
-	}
-	return ""
+// syntaxHints are the first ones to check when the parser stops on a line:
+// the token it stopped at ("" for any) and what the line holds.
+var syntaxHints = []struct {
+	token string
+	line  *regexp.Regexp
+	hint  string
+}{
+	{"/", regexp.MustCompile(`//`), "Lua 5.1 has no // operator: write math.floor(a / b)"},
+	{"!", regexp.MustCompile(`!=`), "Lua writes not-equal as ~="},
+	{"", regexp.MustCompile(`[-+*/%]=`), "Lua has no +=, -=, *= or /=: write x = x + 1"},
+	{"", regexp.MustCompile(`\bcontinue\b`), "Lua has no continue: write goto continue, with the label ::continue:: just before the loop's end"},
+	{"=", regexp.MustCompile(`=>`), "Lua has no arrow functions: write function(x) return x + 1 end"},
+	{"[", regexp.MustCompile(`[=(,{]\s*\[`), "a list is a table in Lua: { 1, 2, 3 }, not [1, 2, 3]"},
+	{"", regexp.MustCompile(`[{,]\s*[A-Za-z_]\w*\s*:\s*[^:\s]`), "table fields are written { name = value }, not name: value"},
+	{"`", regexp.MustCompile("`"), "Lua strings are quoted with ' or \", and built with .. or string.format"},
+	{"<", regexp.MustCompile(`<\s*(const|close)\s*>`), "Lua 5.1 has no <const> or <close>: write a plain local"},
+	{"", regexp.MustCompile(`&|\||<<|>>|~[^=]`), "Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library: compute with arithmetic"},
 }
 
 // rewriter walks the AST keeping the set of local names in scope, so that
 // a script's own local named like a removed global is left alone.
 type rewriter struct {
 	scopes []map[string]bool
-	// callees collects, by line, the named things the script calls.
+	// callees collects, by line, the named things the script calls;
+	// indexed, by line and key, the named things it indexes.
 	callees map[int][]string
+	indexed map[int]map[string][]string
 	// depth is how many function bodies enclose the current node; 0 is
 	// the script's top level.
 	depth int
@@ -443,6 +469,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			r.local(e.Line(), e.Value)
 		}
 	case *ast.AttrGetExpr:
+		r.noteIndex(e.Line(), e.Object, e.Key)
 		e.Object = r.object(e.Object)
 		e.Key = r.expr(e.Key)
 	case *ast.TableExpr:
@@ -461,6 +488,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			e.Func = r.callee(e.Func)
 		}
 		if e.Receiver != nil {
+			r.noteIndex(e.Line(), e.Receiver, &ast.StringExpr{Value: e.Method})
 			e.Receiver = r.object(e.Receiver)
 		}
 		r.exprs(e.Args)
@@ -527,6 +555,62 @@ func (r *rewriter) noteCallee(e *ast.FuncCallExpr) {
 	if names := r.callees[e.Line()]; name != "" && len(names) < maxCallees && !slices.Contains(names, name) {
 		r.callees[e.Line()] = append(r.callees[e.Line()], name)
 	}
+}
+
+// noteIndex records that a line indexes obj with key, when both can be
+// written down (n.author, items[2]), as C Lua would name them.
+func (r *rewriter) noteIndex(line int, obj, key ast.Expr) {
+	path, ok := pathOf(obj, 0)
+	if !ok {
+		return
+	}
+	var k string
+	switch key := key.(type) {
+	case *ast.StringExpr:
+		k = key.Value
+	case *ast.NumberExpr:
+		k = key.Value
+	default:
+		return
+	}
+	byKey := r.indexed[line]
+	if byKey == nil {
+		byKey = map[string][]string{}
+		r.indexed[line] = byKey
+	}
+	if paths := byKey[k]; len(paths) < maxCallees && !slices.Contains(paths, path) {
+		byKey[k] = append(paths, path)
+	}
+}
+
+// maxPathDepth bounds how many steps of a path noteIndex writes down.
+const maxPathDepth = 8
+
+// pathOf writes an expression made of a name and constant keys as Lua:
+// n, n.author, n.items[2], n["a-b"].
+func pathOf(e ast.Expr, depth int) (string, bool) {
+	if depth > maxPathDepth {
+		return "", false
+	}
+	switch e := e.(type) {
+	case *ast.IdentExpr:
+		return e.Value, true
+	case *ast.AttrGetExpr:
+		obj, ok := pathOf(e.Object, depth+1)
+		if !ok {
+			return "", false
+		}
+		switch key := e.Key.(type) {
+		case *ast.StringExpr:
+			if render.IsIdentifier(key.Value) {
+				return obj + "." + key.Value, true
+			}
+			return obj + "[" + render.Quote(key.Value) + "]", true
+		case *ast.NumberExpr:
+			return obj + "[" + key.Value + "]", true
+		}
+	}
+	return "", false
 }
 
 // object rewrites the object of an index: os.time -> (removed)("os").time,

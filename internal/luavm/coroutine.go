@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/execlua/execlua/internal/toolname"
+	"github.com/execlua/execlua/render"
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -34,6 +35,9 @@ var preludeProto = sync.OnceValue(func() *glua.FunctionProto {
 type Host struct {
 	// Known reports whether name is in this run's reachable set.
 	Known func(name string) bool
+	// Suggest returns the reachable names a script may have meant by a
+	// name that is not one (nil: none), for the error of calling it.
+	Suggest func(name string) []string
 	// Submit converts and records one call and returns its id, or refuses
 	// it with an error raised at the script's call site.
 	Submit func(L *glua.LState, name string, args glua.LValue) (id int, err error)
@@ -210,6 +214,16 @@ func (s *State) toolField(L *glua.LState) int {
 		L.Pop(1)
 	}
 	if f == glua.LNil {
+		var meant []string
+		if s.host.Suggest != nil {
+			meant = s.host.Suggest(name)
+		}
+		if len(meant) > 0 {
+			for i, m := range meant {
+				meant[i] = render.CallForm(m)
+			}
+			L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; did you mean %s?", name, strings.Join(meant, " or "))
+		}
 		L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
 	}
 	L.Push(f)

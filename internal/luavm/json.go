@@ -281,12 +281,13 @@ func smallInteger(text string) (float64, bool) {
 // the values FromJSON gives for the same JSON: objects' keys are taken in
 // sorted order, as encoding/json writes a map. json.Number and Go's
 // integer and float types are numbers; any other value is converted
-// through its JSON encoding.
+// through its JSON encoding; the error of one that has none (a func, a
+// channel) is for the caller to say whose value it was.
 func FromGo(L *glua.LState, v any) (glua.LValue, error) {
 	c := &goConverter{builder: newBuilder(L, stateOf(L))}
 	out, err := c.value(v, 0)
 	if err != nil {
-		return glua.LNil, fmt.Errorf("tool output cannot be converted: %w", err)
+		return glua.LNil, err
 	}
 	return out, nil
 }

@@ -248,13 +248,21 @@ func TestSyntaxErrors(t *testing.T) {
 	for code, want := range map[string]string{
 		"local x = = 1":       "script:1: syntax error near '=' (column 11)",
 		"if x then\nreturn 1": "script: syntax error at the end of the script",
-		// Operators of later Luas are named as such.
-		"local n = 1\nreturn 7 // 2":  "script:2: syntax error near '/' (column 11): Lua 5.1 has no // operator; write math.floor(a / b)",
-		"local x <const> = 5":         "script:1: syntax error near '<' (column 9): Lua 5.1 has no <const> or <close>; write a plain local",
-		"return 1 & 3":                "script:1: Invalid token near '&' (column 10): Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic",
-		"return ~1":                   "script:1: Invalid '~' token near '~' (column 8): Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic",
-		"return 8 >> 1":               "script:1: syntax error near '>' (column 11): Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library; compute with arithmetic",
-		"local u = 'a//b' return = 1": "script:1: syntax error near '=' (column 25)",
+		// What models bring from newer Lua and other languages gets a hint.
+		"local a = 7 // 2":                           "script:1: syntax error near '/' (column 14); Lua 5.1 has no // operator: write math.floor(a / b)",
+		"if a != b then end":                         "script:1: Invalid token near '!' (column 6); Lua writes not-equal as ~=",
+		"local x = 1\nx += 1":                        "script:2: parse error near '+' (column 3); Lua has no +=, -=, *= or /=: write x = x + 1",
+		"for i = 1, 3 do if i then continue end end": "script:1: parse error near 'end' (column 38); Lua has no continue: write goto continue, with the label ::continue:: just before the loop's end",
+		"local f = (x) => x + 1":                     "script:1: syntax error near '=' (column 15); Lua has no arrow functions: write function(x) return x + 1 end",
+		"local t = [1, 2, 3]":                        "script:1: syntax error near '[' (column 11); a list is a table in Lua: { 1, 2, 3 }, not [1, 2, 3]",
+		"local t = { a: 1 }":                         "script:1: syntax error near '1' (column 16); table fields are written { name = value }, not name: value",
+		"return `x`":                                 "script:1: Invalid token near '`' (column 8); Lua strings are quoted with ' or \", and built with .. or string.format",
+		"return 5 & 3":                               "script:1: Invalid token near '&' (column 10); Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library: compute with arithmetic",
+		"local n = 1\nreturn 7 // 2":                 "script:2: syntax error near '/' (column 11); Lua 5.1 has no // operator: write math.floor(a / b)",
+		"local x <const> = 5":                        "script:1: syntax error near '<' (column 9); Lua 5.1 has no <const> or <close>: write a plain local",
+		"return ~1":                                  "script:1: Invalid '~' token near '~' (column 8); Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library: compute with arithmetic",
+		"return 8 >> 1":                              "script:1: syntax error near '>' (column 11); Lua 5.1 has no bitwise operators (&, |, ~, <<, >>) and no bit library: compute with arithmetic",
+		"local u = 'a//b' return = 1":                "script:1: syntax error near '=' (column 25)",
 	} {
 		_, err := Compile(code)
 		if err == nil || err.Error() != want {
@@ -401,6 +409,28 @@ func TestExplainCalls(t *testing.T) {
 		"script:2: attempt to call a non-function object": "script:2: attempt to call a non-function object (method 'split' is not a function)",
 		"script:3: attempt to call a non-function object": "script:3: attempt to call a non-function object (one of field 'trim', global 'foo' is not a function)",
 		"script:1: boom": "script:1: boom",
+	} {
+		if got := script.Explain(msg); got != want {
+			t.Errorf("Explain(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// Indexing what is not a table names what the line indexed with that key,
+// as C Lua names it: a field of a tool's output that was absent.
+func TestExplainIndexes(t *testing.T) {
+	script, err := Compile("local n = {}\nlocal a = n.author.name\nlocal x = 5 local b, c, d = x.y, n.items[2].id, n['a-b'].c\nlocal e = n.p.q or n.r.q\nreturn f().z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]string{
+		"script:2: attempt to index a non-table object(nil) with key 'name'":   "script:2: attempt to index a non-table object(nil) with key 'name' (n.author is nil)",
+		"script:3: attempt to index a non-table object(number) with key 'y'":   "script:3: attempt to index a non-table object(number) with key 'y' (x is a number)",
+		"script:3: attempt to index a non-table object(nil) with key 'id'":     "script:3: attempt to index a non-table object(nil) with key 'id' (n.items[2] is nil)",
+		"script:3: attempt to index a non-table object(nil) with key 'c'":      `script:3: attempt to index a non-table object(nil) with key 'c' (n["a-b"] is nil)`,
+		"script:4: attempt to index a non-table object(nil) with key 'q'":      "script:4: attempt to index a non-table object(nil) with key 'q' (n.p or n.r is nil)",
+		"script:5: attempt to index a non-table object(nil) with key 'z'":      "script:5: attempt to index a non-table object(nil) with key 'z'",
+		"script:2: attempt to index a non-table object(nil) with key 'absent'": "script:2: attempt to index a non-table object(nil) with key 'absent'",
 	} {
 		if got := script.Explain(msg); got != want {
 			t.Errorf("Explain(%q) = %q, want %q", msg, got, want)

@@ -170,7 +170,8 @@ local function parallel(...)
 	local fns = pack(...)
 	for i = 1, fns.n do
 		if type(fns[i]) ~= "function" then
-			error("bad argument #" .. i .. " to 'parallel' (function expected, got " .. type(fns[i]) .. ")", 2)
+			error("bad argument #" .. i .. " to 'parallel' (function expected, got " .. type(fns[i]) .. "): pass one function per branch, "
+				.. "tools.parallel(function() return tools.a{} end, function() return tools.b{} end), or a list of them as tools.parallel(unpack(list))", 2)
 		end
 	end
 	local cos, results, waiting, replies = {}, {}, {}, {}

@@ -201,10 +201,11 @@ func (s *State) newNull() *glua.LTable {
 // YieldError is the value to resume a top-level script yield with.
 func (s *State) YieldError() *glua.LTable { return s.yieldErr }
 
-// removedGlobals are the names C Lua has and the script must not: each one
-// reads as nil, and calling or indexing it fails with a plain-words error
-// (see compile.go).
+// removedGlobals are the names C Lua has and the script must not, and
+// utf8, the newer Lua library models write: each one reads as nil, and
+// calling or indexing it fails with a plain-words error (see compile.go).
 var removedGlobals = map[string]string{
+	"utf8":           "scripts run Lua 5.1, which has no utf8 library; # and the string functions count bytes",
 	"require":        "scripts have no modules, files or network",
 	"module":         "scripts have no modules, files or network",
 	"package":        "scripts have no modules, files or network",
@@ -788,6 +789,24 @@ func (s *State) openMath(math *glua.LTable) {
 				L.ArgError(L.GetTop(), "interval is too large")
 			}
 			L.Push(glua.LNumber(gomath.Floor(r*(hi-lo+1)) + lo))
+			return 1
+		}},
+		// Lua 5.2's optional base, which models write: 5.1 ignores it
+		// and math.log(100, 10) would silently be the natural logarithm.
+		{"log", func(L *glua.LState) int {
+			x := float64(L.CheckNumber(1))
+			if L.Get(2) == glua.LNil {
+				L.Push(glua.LNumber(gomath.Log(x)))
+				return 1
+			}
+			switch base := float64(L.CheckNumber(2)); base {
+			case 2:
+				L.Push(glua.LNumber(gomath.Log2(x)))
+			case 10:
+				L.Push(glua.LNumber(gomath.Log10(x)))
+			default:
+				L.Push(glua.LNumber(gomath.Log(x) / gomath.Log(base)))
+			}
 			return 1
 		}},
 		{"randomseed", func(L *glua.LState) int {
