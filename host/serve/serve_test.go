@@ -184,25 +184,7 @@ func TestExecSendsProgress(t *testing.T) {
 			notes <- n.Params.AdditionalFields
 		}
 	})
-	res := execCall(t, c, `tools.mcp__demo__echo{ a = 1 } return tools.mcp__demo__sleep{ ms = 1 }.slept`, true)
-	if got := texts(res); res.IsError || len(got) != 1 || got[0] != "1" {
-		t.Fatalf("Exec = %v (error %v)", got, res.IsError)
-	}
-	// The client may handle a notification after the result, and out of
-	// order; the progress numbers give the order the server sent them in.
-	got := make([]string, 2)
-	for range 2 {
-		select {
-		case n := <-notes:
-			got[int(n["progress"].(float64))-1] = n["message"].(string)
-		case <-time.After(10 * time.Second):
-			t.Fatalf("progress notifications so far: %q", got)
-		}
-	}
-	want := []string{"1 tool call\nmcp__demo__echo", "2 tool calls\nmcp__demo__echo\nmcp__demo__sleep"}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("progress messages (-want +got):\n%s", d)
-	}
+	twoCallsReportProgress(t, c, notes)
 	// Without a token, no notification: the next one to arrive is the one
 	// of a later call with a token.
 	execCall(t, c, `return tools.mcp__demo__echo{}`, false)
@@ -433,6 +415,15 @@ func TestStdioSessionlessClientGetsProgress(t *testing.T) {
 	if _, err := c.Initialize(t.Context(), init); err != nil {
 		t.Fatal(err)
 	}
+	twoCallsReportProgress(t, c, notes)
+}
+
+// twoCallsReportProgress runs a script of two calls through Exec with a
+// progress token and checks the two progress messages notes receives. The
+// client may handle a notification after the result, and out of order; the
+// progress numbers give the order the server sent them in.
+func twoCallsReportProgress(t *testing.T, c *client.Client, notes <-chan map[string]any) {
+	t.Helper()
 	res := execCall(t, c, `tools.mcp__demo__echo{ a = 1 } return tools.mcp__demo__sleep{ ms = 1 }.slept`, true)
 	if got := texts(res); res.IsError || len(got) != 1 || got[0] != "1" {
 		t.Fatalf("Exec = %v (error %v)", got, res.IsError)
