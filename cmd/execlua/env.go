@@ -65,6 +65,14 @@ type env struct {
 var isolationFlag = &cli.StringFlag{Name: "isolation", Value: string(execlua.InProcess),
 	Usage: "where scripts run: inprocess, or process (a worker process per run, with its own memory cap, killed past its budget)"}
 
+// budgetFlag and maxCallsFlag are --budget and --max-calls, for the
+// commands that run scripts; they bound every run of the session.
+var (
+	budgetFlag = &cli.DurationFlag{Name: "budget", DefaultText: "60s",
+		Usage: "script time allowed (waiting for tools does not count), e.g. 2s"}
+	maxCallsFlag = &cli.IntFlag{Name: "max-calls", DefaultText: "50", Usage: "most nested tool calls allowed"}
+)
+
 // maxWaitFlag is --max-wait, for the commands that run scripts: without
 // it a server that never answers holds a run for good, as the budget does
 // not count waiting for tools.
@@ -97,7 +105,12 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 	if wait < 0 {
 		return nil, usageErr("give a positive --max-wait, e.g. 30s", "--max-wait must be positive")
 	}
+	if c.Int("max-calls") < 0 || c.Duration("budget") < 0 {
+		return nil, usageErr("give a positive --budget (2s) and --max-calls (10)", "--budget and --max-calls must be positive")
+	}
 	session.Limits.MaxNestedWait = wait
+	session.Limits.Budget = c.Duration("budget")
+	session.Limits.MaxCalls = c.Int("max-calls")
 	opts := &host.Options{
 		Settings:  settingsPaths(c, cwd),
 		MCPConfig: c.String("mcp-config"),

@@ -34,8 +34,8 @@ Example:
    execlua run --replay calls.json script.lua`,
 		Flags: withCommon(
 			jsonFlag,
-			&cli.DurationFlag{Name: "budget", Usage: "script time allowed (waiting for tools does not count), e.g. 2s", DefaultText: "60s"},
-			&cli.IntFlag{Name: "max-calls", Usage: "most nested tool calls allowed", DefaultText: "50"},
+			budgetFlag,
+			maxCallsFlag,
 			maxWaitFlag,
 			&cli.StringFlag{Name: "images", Usage: "write the images tools returned into `DIR`", TakesFile: true},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers, without asking"},
@@ -70,9 +70,6 @@ func runAction(c *cli.Context) error {
 	}
 	if c.IsSet("record") && c.IsSet("replay") {
 		return usageErr("record while running against servers, then replay the file", "--record and --replay cannot be used together")
-	}
-	if c.Int("max-calls") < 0 || c.Duration("budget") < 0 {
-		return usageErr("give a positive --budget (2s) and --max-calls (10)", "--budget and --max-calls must be positive")
 	}
 	if c.IsSet("record") {
 		if err := writable(c.String("record")); err != nil {
@@ -123,11 +120,7 @@ func runAction(c *cli.Context) error {
 	}
 	live := newLiveSummary(c.App.ErrWriter)
 	input, _ := json.Marshal(map[string]string{"code": code})
-	res := env.runExec(c.Context, input, &execlua.RunOptions{
-		Budget:   c.Duration("budget"),
-		MaxCalls: c.Int("max-calls"),
-		Progress: live.update,
-	})
+	res := env.runExec(c.Context, input, &execlua.RunOptions{Progress: live.update})
 	live.done(res.Summary)
 
 	images, err := saveImages(res.Images, c.String("images"))

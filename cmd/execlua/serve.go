@@ -30,6 +30,8 @@ Example:
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port) instead of stdio"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "allow calls that no permission rule covers"},
 			isolationFlag,
+			budgetFlag,
+			maxCallsFlag,
 			maxWaitFlag,
 		),
 		Action: serveAction,

@@ -217,3 +217,22 @@ func TestServeIsolationProcess(t *testing.T) {
 		t.Errorf("Exec = %q, progress %q", text, progress)
 	}
 }
+
+// serve takes the same limits as run: --max-calls bounds every Exec run
+// its clients make, refusing only the call over the cap (BUD-6).
+func TestServeLimits(t *testing.T) {
+	dir := t.TempDir()
+	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + dir}, "serve", "--demo", "--yes", "--max-calls", "1", "--budget", "2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	text, _ := callExec(t, c, `
+local first = tools.mcp__demo__echo{ n = 1 }
+local ok, err = pcall(tools.mcp__demo__echo, { n = 2 })
+return { first.n, ok, err }`, 0)
+	if !strings.HasPrefix(text, `[1,false,"`) || !strings.Contains(text, "limit") {
+		t.Errorf("Exec = %q, want the second call refused by the call cap", text)
+	}
+}
