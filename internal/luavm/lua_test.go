@@ -136,6 +136,7 @@ func TestFormat(t *testing.T) {
 		`string.format("%f %e", 1/0, -1/0)`:                                 `"inf -inf"`,
 		`string.format("%u", -1)`:                                           `"18446744073709551615"`,
 		`string.format("%q", "a\0b\r")`:                                     `"\"a\\000b\\r\""`,
+		`string.format("%q %q %q", 1/0, 0/0, 2.5)`:                          `"\"inf\" \"nan\" \"2.5\""`,
 		`string.format("%10.4f", math.pi)`:                                  `"    3.1416"`,
 	} {
 		got, err := eval(t, expr)

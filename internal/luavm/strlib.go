@@ -370,6 +370,11 @@ func (s *State) strFormat(L *glua.LState) int {
 			}
 			out.WriteString(fmt.Sprintf(spec+string(conv), f))
 		case 'q':
+			// A number is quoted as tostring writes it (inf, not +Inf).
+			if n, ok := L.CheckAny(arg).(glua.LNumber); ok {
+				writeQuoted(&out, s.tostringValue(L, n))
+				break
+			}
 			writeQuoted(&out, L.CheckString(arg))
 		case 's':
 			str := s.tostringValue(L, L.CheckAny(arg))
