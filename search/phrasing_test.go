@@ -6,18 +6,6 @@ import (
 	"github.com/execlua/execlua/pool"
 )
 
-// ruleMatters checks that turning a rule off loses the query's first tool,
-// so that a test of the rule tests it.
-func ruleMatters(t *testing.T, tools []pool.Tool, query, want string, off func(*ranking)) {
-	t.Helper()
-	full := params
-	defer func() { params = full }()
-	off(&params)
-	if got := names(doSearch(t, tools, q(query))); len(got) > 0 && got[0] == want {
-		t.Errorf("with the rule off, %q still found %s first: the test does not test the rule", query, want)
-	}
-}
-
 // A word ending in a colon is a label, no value: after a verb of posting
 // the text after it is what to post; alone it qualifies what follows.
 func TestLabels(t *testing.T) {

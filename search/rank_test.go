@@ -77,12 +77,7 @@ func TestFoldedE(t *testing.T) {
 		"taks":                "mcp__todo__get_tasks",
 		"taking a screenshot": "mcp__pw__browser_take_screenshot",
 	})
-	full := params
-	defer func() { params = full }()
-	params.folds = false
-	if got := names(doSearch(t, tools, q("taks"))); len(got) > 0 && got[0] == "mcp__todo__get_tasks" {
-		t.Errorf("without folded e, taks found %v: the test does not test it", got)
-	}
+	ruleMatters(t, tools, "taks", "mcp__todo__get_tasks", func(r *ranking) { r.folds = false })
 }
 
 // Annotations decide between tools that match alike: a query that reads
@@ -153,12 +148,7 @@ func TestCompoundWords(t *testing.T) {
 		"on call":                  "mcp__pd__list_oncalls",
 		"task list":                "mcp__todo__TaskList",
 	})
-	full := params
-	defer func() { params = full }()
-	params.compound = false
-	if got := names(doSearch(t, tools, q("who is on-call this week"))); len(got) > 0 && got[0] == "mcp__pd__list_oncalls" {
-		t.Errorf("without compounds, on-call found %v: the test does not test them", got)
-	}
+	ruleMatters(t, tools, "who is on-call this week", "mcp__pd__list_oncalls", func(r *ranking) { r.compound = false })
 }
 
 // A verb's object chooses its sense: open a pull request creates one,
@@ -222,12 +212,7 @@ func TestWordStartsAreNoSubstrings(t *testing.T) {
 	if got := names(doSearch(t, tools, q("run sql"))); len(got) == 0 || got[0] != "mcp__db__mysql_query" {
 		t.Errorf("run sql: got %v, want mysql_query first", got)
 	}
-	full := params
-	defer func() { params = full }()
-	params.wordStart = false
-	if got := names(doSearch(t, tools, q("get there by transit"))); len(got) > 0 && got[0] == "mcp__maps__directions" {
-		t.Errorf("without the rule directions still comes first (%v): the test does not test it", got)
-	}
+	ruleMatters(t, tools, "get there by transit", "mcp__maps__directions", func(r *ranking) { r.wordStart = false })
 }
 
 // A yes-no question asks for a state: are the doors unlocked reads the
@@ -241,12 +226,7 @@ func TestYesNoQuestionsAskForAState(t *testing.T) {
 		"are the doors unlocked": "mcp__home__get_context",
 		"open the garage door":   "mcp__home__turn_on",
 	})
-	full := params
-	defer func() { params = full }()
-	params.state = false
-	if got := names(doSearch(t, tools, q("are the doors unlocked"))); len(got) > 0 && got[0] == "mcp__home__get_context" {
-		t.Errorf("without the rule get_context still comes first (%v): the test does not test it", got)
-	}
+	ruleMatters(t, tools, "are the doors unlocked", "mcp__home__get_context", func(r *ranking) { r.state = false })
 }
 
 // What looks like an argument weighs as a value: quoted text, #channels,

@@ -83,6 +83,18 @@ func wantFirst(t *testing.T, tools []pool.Tool, cases map[string]string) {
 	}
 }
 
+// ruleMatters checks that turning a rule off loses the query's first tool,
+// so that a test of the rule tests it.
+func ruleMatters(t *testing.T, tools []pool.Tool, query, want string, off func(*ranking)) {
+	t.Helper()
+	full := params
+	defer func() { params = full }()
+	off(&params)
+	if got := names(doSearch(t, tools, q(query))); len(got) > 0 && got[0] == want {
+		t.Errorf("with the rule off, %q still found %s first: the test does not test the rule", query, want)
+	}
+}
+
 // SRCH-4: select: returns exactly the named tools, in the caller's order,
 // case-insensitively, without repeats or unknown names, and max_results
 // does not cap it.

@@ -56,13 +56,9 @@ func fleet(t testing.TB, settingsFile ...string) (url string, servers map[string
 	if len(settingsFile) > 0 {
 		paths.User = settingsFile[0]
 	}
-	h, err := host.New(t.Context(), &host.Options{
+	h, s := startServer(t, &host.Options{
 		Settings:  paths,
-		NoWatch:   true,
 		InProcess: servers,
-		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
-			return host.AllowOnce, nil
-		}),
 		OnChange: func() {
 			if s := srv.Load(); s != nil {
 				s.Refresh()
@@ -73,14 +69,6 @@ func fleet(t testing.TB, settingsFile ...string) (url string, servers map[string
 			}
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	s, err := serve.New(h, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv.Store(s)
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
@@ -178,12 +166,7 @@ func TestToolsAndInstructions(t *testing.T) {
 func TestExecSendsProgress(t *testing.T) {
 	url, _, _ := fleet(t)
 	c, _ := connect(t, url)
-	notes := make(chan map[string]any, 10)
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			notes <- n.Params.AdditionalFields
-		}
-	})
+	notes := progressNotes(c)
 	twoCallsReportProgress(t, c, notes)
 	// Without a token, no notification: the next one to arrive is the one
 	// of a later call with a token.
@@ -374,21 +357,7 @@ func toolNames(t *testing.T, c *client.Client) []string {
 // default of mcp-go's client): such a client skips the initialize
 // handshake, and its progress notifications must still arrive.
 func TestStdioSessionlessClientGetsProgress(t *testing.T) {
-	h, err := host.New(t.Context(), &host.Options{
-		NoWatch:   true,
-		InProcess: demo.Servers(),
-		Prompter: host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
-			return host.AllowOnce, nil
-		}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	s, err := serve.New(h, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := startServer(t, &host.Options{InProcess: demo.Servers()})
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -403,12 +372,7 @@ func TestStdioSessionlessClientGetsProgress(t *testing.T) {
 	if err := c.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	notes := make(chan map[string]any, 10)
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			notes <- n.Params.AdditionalFields
-		}
-	})
+	notes := progressNotes(c)
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
@@ -441,4 +405,36 @@ func twoCallsReportProgress(t *testing.T, c *client.Client, notes <-chan map[str
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("progress messages (-want +got):\n%s", d)
 	}
+}
+
+// startServer starts a host with opts, which asks nobody (every call it
+// would ask about is allowed once) and watches no files, and serves it.
+func startServer(t testing.TB, opts *host.Options) (*host.Host, *serve.Server) {
+	t.Helper()
+	opts.NoWatch = true
+	opts.Prompter = host.PrompterFunc(func(context.Context, host.PermissionQuestion) (host.PermissionAnswer, error) {
+		return host.AllowOnce, nil
+	})
+	h, err := host.New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	s, err := serve.New(h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, s
+}
+
+// progressNotes collects the fields of the progress notifications c
+// receives.
+func progressNotes(c *client.Client) <-chan map[string]any {
+	notes := make(chan map[string]any, 10)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			notes <- n.Params.AdditionalFields
+		}
+	})
+	return notes
 }
