@@ -238,3 +238,71 @@ func TestBreakIntoAndBuy(t *testing.T) {
 	})
 	ruleMatters(t, tools, "buy the domain sunnyside.io", "mcp__dns__domains_create", func(r *ranking) { r.senses = false })
 }
+
+// A service written as its domain or with a dot (rocket.chat, monday.com)
+// is its server's name, no file name.
+func TestDottedServer(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("rocketchat", "get_channel_history", "Get the message history of a channel."),
+		mcpTool("mattermost", "search_posts", "Search what people said in posts across channels."),
+		mcpTool("monday", "list_boards", "List the boards of the account."),
+		mcpTool("trello", "get_boards", "Get the boards of the user, with their lists."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"what did people say in the rocket.chat ops channel": "mcp__rocketchat__get_channel_history",
+		"my boards on monday.com":                            "mcp__monday__list_boards",
+	})
+}
+
+// A server's name first is a verb of sending only before whom it sends
+// to (whatsapp mom that ...), not before an object of its own
+// (woocommerce orders that ...); a medium word after a possessive or
+// an article (Karen's email) is a noun.
+func TestServerFirstBeforeItsObject(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("woocommerce", "get_orders", "List orders by status: pending, failed or completed."),
+		mcpTool("woocommerce", "send_order_note", "Send a note to the customer of an order."),
+		mcpTool("whatsapp", "send_message", "Send a message to a contact."),
+		mcpTool("whatsapp", "list_chats", "List chats."),
+		mcpTool("fastmail", "search_contacts", "Search the address book for contacts by name, email or phone."),
+		mcpTool("fastmail", "send_email", "Send an email."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"woocommerce orders that failed":               "mcp__woocommerce__get_orders",
+		"whatsapp mom that I am late":                  "mcp__whatsapp__send_message",
+		"what's Karen's email in my fastmail contacts": "mcp__fastmail__search_contacts",
+	})
+}
+
+// A near spelling may drop or mistype the second letter (hurly, hourly).
+func TestSecondLetterTypo(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("nws", "get_forecast", "Get the forecast for a point."),
+		mcpTool("nws", "get_hourly_forecast", "Get the hourly forecast for a point."),
+	}
+	wantFirst(t, tools, map[string]string{"hurly forcast nws": "mcp__nws__get_hourly_forecast"})
+}
+
+// A plural asks for many: the tool named in the plural, not the one that
+// reads one.
+func TestPluralAsksForMany(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("docusign", "get_envelope", "Get an envelope that was completed."),
+		mcpTool("docusign", "list_envelopes", "List envelopes by status."),
+		mcpTool("docusign", "list_templates", "List the templates completed by the account."),
+		mcpTool("docusign", "list_recipients", "List who completed an envelope."),
+	}
+	wantFirst(t, tools, map[string]string{"docusign envelopes completed this month": "mcp__docusign__list_envelopes"})
+	ruleMatters(t, tools, "docusign envelopes completed this month", "mcp__docusign__list_envelopes", func(r *ranking) { r.plural, r.one = 0, 0 })
+}
+
+// After is or are that follow their subject, a verb's form is a state
+// (tickets that are open), not a verb to match by its synonyms.
+func TestStateAfterCopula(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("freshdesk", "get_ticket", "Get a ticket by id."),
+		mcpTool("freshdesk", "search_tickets", "Search tickets by status, priority and text."),
+	}
+	wantFirst(t, tools, map[string]string{"which freshdesk tickets are open": "mcp__freshdesk__search_tickets"})
+	ruleMatters(t, tools, "which freshdesk tickets are open", "mcp__freshdesk__search_tickets", func(r *ranking) { r.states = false })
+}

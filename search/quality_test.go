@@ -252,7 +252,7 @@ func quiet(x *Index, queries []qualityQuery) tally {
 }
 
 // Every signal of the ranking earns its place on the development halves
-// (dev; dev3 over eval and eval3; dev5 to dev8 over the pools up to
+// (dev; dev3 over eval and eval3; dev5 to dev9 over the pools up to
 // theirs): turning it
 // off never improves their top-1 taken together (top-5 trades are
 // logged). The table it logs is the README's (go test ./search -run
@@ -271,12 +271,14 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 	dev7 := loadQueries(t, "../testdata/search/eval7/dev7.json")
 	x8 := NewIndex(combinedPool(t, 7))
 	dev8 := loadQueries(t, "../testdata/search/eval8/dev8.json")
+	x9 := NewIndex(combinedPool(t, 8))
+	dev9 := loadQueries(t, "../testdata/search/eval9/dev9.json")
 	all := func() []tally {
-		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7), quiet(x8, dev8)}
+		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7), quiet(x8, dev8), quiet(x9, dev9)}
 	}
 	line := func(ts []tally) string {
 		var b strings.Builder
-		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7", "dev8"} {
+		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7", "dev8", "dev9"} {
 			fmt.Fprintf(&b, "%s %3d %3d  ", name, ts[i].top1, ts[i].top5)
 		}
 		return b.String()
@@ -319,6 +321,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
 		{"share of the name covered", func(r *ranking) { r.cover = 0 }},
 		{"word as written (singular/plural)", func(r *ranking) { r.surface = 0 }},
+		{"a plural asks for a name in the plural", func(r *ranking) { r.plural, r.one = 0, 0 }},
 		{"name words in the query's order", func(r *ranking) { r.order = 0 }},
 		{"phrases in the description", func(r *ranking) { r.phrase = 0 }},
 		{"annotations against intent", func(r *ranking) { r.intent = false }},

@@ -37,10 +37,10 @@ var params = ranking{
 	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, order: 0.5, head: 1, verb: 0.7,
+	cover:    2, surface: 0.3, plural: 0.6, one: 1, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, why: true, repeats: true, labelled: 0.6, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
+	state: true, states: true, why: true, repeats: true, labelled: 0.6, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -57,6 +57,7 @@ type ranking struct {
 	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
+	states                                  bool    // whether a word after is or are mid-query stands for itself (are open)
 	why                                     bool    // whether a why-question asks to read errors
 	repeats                                 bool    // whether a word said as a value and again not is no value
 	labelled                                float64 // scales the tools of other servers when a label names one
@@ -71,6 +72,8 @@ type ranking struct {
 	coord                                   float64 // how much the share of the query a tool covers scales its score
 	cover                                   float64 // times the share of the tool's own name the query covers
 	surface                                 float64 // per keyword written as in the name (issue, not issues)
+	plural                                  float64 // more for a plural keyword written as in the name (list_envelopes)
+	one                                     float64 // less for a plural keyword whose singular is in the name (get_envelope)
 	order                                   float64 // per pair of neighbouring name words in the query's order
 	phrase                                  float64 // per pair of description words next to each other in the query
 	intent                                  bool    // whether annotations weigh against the query's intent
@@ -394,7 +397,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
 	own := float64(s.x.meta(id).own)
-	return params.head + params.verb + params.cover + params.surface*own + params.order*max(own-1, 0) + s.phraseBound(id)
+	return params.head + params.verb + params.cover + (params.surface+params.plural)*own + params.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
@@ -462,6 +465,11 @@ func (s *scores) finishName(id int32) {
 		covered++
 		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
 			bonus += params.surface
+			if r.literal && singular(w) != w {
+				bonus += params.plural
+			}
+		} else if r.literal && singular(w) != w && singular(w) == nw.word {
+			bonus -= params.one // envelopes asks for many; get_envelope reads one
 		}
 		if prev >= 0 && r.pos > prev {
 			bonus += params.order
@@ -531,7 +539,13 @@ func (x *Index) plan(text string) *plan {
 			}
 		}
 	}
-	for i, tok := range tokens(text) {
+	toks := tokens(text)
+	for i, tok := range toks {
+		// A service written as its domain or with a dot (rocket.chat,
+		// monday.com) is its server's name, no file.
+		if server, ok := x.dottedServer(tok); ok {
+			tok = token{text: server}
+		}
 		ws := words(tok.text)
 		if long, ok := abbreviations[strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'"))]; ok {
 			ws = strings.Fields(long)
@@ -544,7 +558,7 @@ func (x *Index) plan(text string) *plan {
 				said = true
 				told = told || medium
 			}
-			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw])
+			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw]) && x.addressee(toks, 1)
 			told = told || tellWords[lw]
 			posting = posting || told || postWords[lw]
 		}
@@ -574,6 +588,12 @@ func (x *Index) plan(text string) *plan {
 				continue
 			}
 			k := keyword{word: w, stem: stem(w), weight: 1}
+			// After is or are that follow their subject, a verb's form
+			// is a state (tickets that are open), no request to act:
+			// it stands for itself only.
+			if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && params.states {
+				k.sense = []string{}
+			}
 			if value {
 				k.weight = params.value
 			}
@@ -672,7 +692,7 @@ func (x *Index) plan(text string) *plan {
 	}
 	// A medium used as the query's verb before whom or what it sends
 	// (email the report to finance, text a customer) sends it.
-	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) {
+	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) {
 		medium, said = true, true
 	}
 	// A server's name used as a verb before what to say (whatsapp mom
@@ -777,7 +797,7 @@ func (x *Index) plan(text string) *plan {
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
 // only when its own is not in the pool and it is no stop word, the words
 // it is a prefix of (repo, repository) and, for five letters or more, the
-// words one edit away (screenshoot, screenshot), for four letters the
+// words one edit away (screenshoot, screenshot; hurly, hourly), for four letters the
 // words two neighbouring letters swapped away (lsit, list). A word whose
 // stem the pool has only from words with an e the stemmer dropped (taks,
 // of take and takes) is no form of them: it reaches them as a near
@@ -805,6 +825,15 @@ func (x *Index) variants(k *keyword) {
 			}
 			if len(st) >= 3 {
 				starts = append(starts, st[1:2]+st[:1], st[:1]+st[2:3])
+			}
+			// Its second letter dropped or mistyped (hurly, hourly), for
+			// words long enough to be told apart from others so.
+			if len(k.word) >= 5 {
+				for c := byte('a'); c <= 'z'; c++ {
+					if pre := st[:1] + string(c); !slices.Contains(starts, pre) {
+						starts = append(starts, pre)
+					}
+				}
 			}
 			for i, pre := range starts {
 				if i > 0 && pre == st[:2] {
@@ -860,6 +889,39 @@ func (x *Index) knows(k *keyword) bool {
 	}
 	return false
 }
+
+// dottedServer returns the server a token such as rocket.chat or
+// monday.com names: the letters of the whole token, or of what comes
+// before its last dot, when they are a server's name.
+func (x *Index) dottedServer(tok token) (string, bool) {
+	if tok.implies != "file" || strings.ContainsAny(tok.text, "/@") {
+		return "", false
+	}
+	f := strings.Trim(tok.text, "\"'`“”‘’()<>,.;:!?")
+	for _, c := range []string{compact(f), compact(f[:max(strings.LastIndexByte(f, '.'), 0)])} {
+		if len(c) >= 3 && x.serverWord(stem(c)) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// addressee reports whether the token at i can be whom a server used as
+// a verb sends to (whatsapp mom, slack the team): a stop word, a value or
+// a word the pool does not have, not an object of the server's own
+// (woocommerce products).
+func (x *Index) addressee(toks []token, i int) bool {
+	if i >= len(toks) {
+		return false
+	}
+	w := strings.ToLower(strings.Trim(toks[i].text, ".,:;!?\"'"))
+	_, known := x.words.get(stem(w))
+	return toks[i].value || isStop(w) || !known
+}
+
+// determiners come before a noun: the email of "Karen's email" or "the
+// email" is no verb.
+var determiners = wordSet("s", "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "this", "that")
 
 // isParticle reports whether w is an adverb particle that can stand after a
 // verb's object (turn it on, shut it down, let them know), unlike a
