@@ -12,15 +12,29 @@ import (
 var evalPools = []string{
 	"../testdata/search/eval/pool.json", "../testdata/search/eval3/pool.json", "../testdata/search/eval4/pool.json",
 	"../testdata/search/eval5/pool.json", "../testdata/search/eval6/pool.json", "../testdata/search/eval7/pool.json",
-	"../testdata/search/eval8/pool.json", "../testdata/search/eval9/pool.json",
+	"../testdata/search/eval8/pool.json", "../testdata/search/eval9/pool.json", "../testdata/search/eval10/pool.json",
+	"../testdata/search/eval11/pool.json",
 }
 
 // combinedPool is the first n evaluation pools together, checked for
 // repeated names.
 func combinedPool(t testing.TB, n int) []pool.Tool {
 	t.Helper()
+	return poolsOf(t, evalPools[:n]...)
+}
+
+// eval11Pool is the pools eval11's queries were written against: eval10's
+// was written at the same time, and is not among them.
+func eval11Pool(t testing.TB) []pool.Tool {
+	t.Helper()
+	return poolsOf(t, append(slices.Clip(evalPools[:8]), evalPools[9])...)
+}
+
+// poolsOf is the pools at paths together, checked for repeated names.
+func poolsOf(t testing.TB, paths ...string) []pool.Tool {
+	t.Helper()
 	var combined []pool.Tool
-	for _, path := range evalPools[:n] {
+	for _, path := range paths {
 		combined = append(combined, loadPool(t, path)...)
 	}
 	seen := map[string]bool{}

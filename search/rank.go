@@ -841,6 +841,9 @@ func (x *Index) variants(k *keyword) {
 				}
 				x.words.near(pre, func(key string, p *post) {
 					near := oneEdit(key, st) || oneEdit(key, k.word)
+					if y := strings.TrimSuffix(key, "i") + "y"; !near && len(y) == len(key) {
+						near = oneEdit(y, k.word) // flaky as the pool has it, flaki as a stem
+					}
 					if len(k.word) < 5 {
 						near = swapped(key, k.word)
 					}

@@ -42,6 +42,23 @@ func TestPluralIsASignal(t *testing.T) {
 	})
 }
 
+// A word's forms meet whatever its ending: movie and movies, reply and
+// replied; near spellings of such a word still reach it (flakey, flaky).
+func TestFormsOfWordsEndingInYOrIe(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("tmdb", "search_movies", "Search for movies by title."),
+		mcpTool("tmdb", "get_tv_details", "Get the details of a show, as for a movie."),
+		mcpTool("mail", "list_replies", "List the replies to a message."),
+		mcpTool("mail", "list_messages", "List the messages of a thread and who replied."),
+		mcpTool("ci", "list_flaky_tests", "List the flaky tests of a project."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"tmdb movie":   "mcp__tmdb__search_movies",
+		"who replied":  "mcp__mail__list_replies",
+		"flakey tests": "mcp__ci__list_flaky_tests",
+	})
+}
+
 // One edit away counts for words of five letters or more, two letters
 // swapped for four, and only when the word itself is no word of the pool.
 func TestNearSpellings(t *testing.T) {

@@ -157,6 +157,11 @@ func stem(w string) string {
 	if strings.HasSuffix(w, "e") && len(w) >= 4 {
 		w = w[:len(w)-1]
 	}
+	// A final y after a consonant is an i, as in its other forms: reply,
+	// replies, replied; movie, movies.
+	if n := len(w); n >= 4 && w[n-1] == 'y' && !strings.ContainsRune("aeiouy", rune(w[n-2])) {
+		w = w[:n-1] + "i"
+	}
 	return w
 }
 
