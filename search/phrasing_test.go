@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/execlua/execlua/pool"
@@ -305,4 +306,29 @@ func TestStateAfterCopula(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{"which freshdesk tickets are open": "mcp__freshdesk__search_tickets"})
 	ruleMatters(t, tools, "which freshdesk tickets are open", "mcp__freshdesk__search_tickets", func(r *ranking) { r.states = false })
+}
+
+// A phone number says it is one (+14155550123, 415-908-3801), and a date
+// is none (2026-11-01).
+func TestPhoneNumbers(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("twilio", "lookup_phone_number", "Look up the carrier and caller name of a phone number."),
+		mcpTool("dns", "lookup_domain", "Look up the records of a domain."),
+		mcpTool("cal", "list_events", "List the events between two dates."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"look up +1 415-908-3801": "mcp__twilio__lookup_phone_number",
+		"look up +14155550123":    "mcp__twilio__lookup_phone_number",
+	})
+	x := NewIndex(tools)
+	for _, query := range []string{"look up +1 415-908-3801", "call (415)908-3801"} {
+		if !slices.ContainsFunc(x.plan(query).kws, func(k keyword) bool { return k.word == "phone" }) {
+			t.Errorf("%q: the number does not imply a phone", query)
+		}
+	}
+	for _, f := range []string{"2026-11-01", "5-10", "10.0.0.1", "v1.2.3"} {
+		if phoneNumber(f) {
+			t.Errorf("%s is taken for a phone number", f)
+		}
+	}
 }

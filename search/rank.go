@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -992,6 +993,9 @@ func tokens(text string) []token {
 			t.value = true
 			t.implies = valueKind(f)
 		}
+		if phoneNumber(f) {
+			t.value, t.implies = true, "phone"
+		}
 		// Two decimal numbers in a row are a place's coordinates.
 		if n := len(out); n > 0 && decimal(f) && decimal(out[n-1].text) && out[n-1].implies == "" {
 			t.implies = "coordinates"
@@ -1072,6 +1076,25 @@ func valueKind(f string) string {
 func startsUpper(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r)
+}
+
+// phoneNumber reports a phone number written as one token: +14155550123,
+// 415-908-3801, (415)908-3801; seven digits or more, with nothing but
+// separators between them, and no date (2026-11-01).
+func phoneNumber(f string) bool {
+	f = strings.Trim(f, ",.;:!?\"'")
+	digits := 0
+	for i, r := range f {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case r == '+' && i == 0, r == '-', r == '(', r == ')', r == '.':
+		default:
+			return false
+		}
+	}
+	_, date := time.Parse(time.DateOnly, f)
+	return digits >= 7 && (f[0] == '+' || strings.ContainsAny(f, "-()")) && date != nil
 }
 
 // decimal reports a number with a fraction, such as -73.98.
