@@ -332,3 +332,24 @@ func TestPhoneNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A pair written with a hyphen joins even when short (to-do, todo), and
+// a joined pair joins the next word too, for the longer word alone
+// (to-do lists, todolists).
+func TestHyphenatedPairsJoin(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("basecamp", "get_todos", "Get the to-dos of a to-do list."),
+		mcpTool("basecamp", "get_todolists", "Get the to-do lists of a project's to-do set."),
+		mcpTool("basecamp", "list_projects", "List the projects."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"basecamp: to-do lists": "mcp__basecamp__get_todolists",
+		"basecamp to-dos":       "mcp__basecamp__get_todos",
+	})
+	kws := NewIndex(tools).plan("to-do lists").kws
+	for _, w := range []string{"todo", "todolists"} {
+		if !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == w }) {
+			t.Errorf("to-do lists: no keyword %s", w)
+		}
+	}
+}

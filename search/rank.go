@@ -169,6 +169,7 @@ type keyword struct {
 	sense      []string // the verbs a verb means with its object (navigate for open a page), instead of its synonyms
 	particle   bool     // the up of spin up
 	part       bool     // on or call of on-call, when oncall is a word of the pool
+	joined     bool     // oncall of on-call
 	stop       bool
 	vars       []variant
 }
@@ -573,7 +574,7 @@ func (x *Index) plan(text string) *plan {
 			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
 		})
-		for _, w := range ws {
+		for j, w := range ws {
 			prev := last
 			last = -1
 			if isNumber(w) {
@@ -619,14 +620,19 @@ func (x *Index) plan(text string) *plan {
 			joined := ""
 			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle && len(w) > 1 && len(all[prev].word) > 1 { // week's is no weeks
 				joined = all[prev].word + w
-				if _, ok := x.words.get(stem(joined)); !ok || len(joined) < 5 || isStop(joined) {
+				// Written with a hyphen (to-do, e-mail), a short pair joins
+				// too.
+				short := len(joined) < 5 && !(j > 0 && len(joined) == 4)
+				if _, ok := x.words.get(stem(joined)); !ok || short || isStop(joined) {
 					joined = ""
 				}
 			}
 			if joined != "" && (x.serverWord(stem(w)) && isStop(all[prev].word) || x.serverWord(all[prev].stem) && isStop(w)) {
 				joined = "" // in box is no inbox when box is a server (key vault is keyvault)
 			}
-			if joined != "" && (isStop(w) || isStop(all[prev].word)) {
+			// A pair joined to a third word (to-do lists, todolists) is
+			// the longer word alone too.
+			if joined != "" && (isStop(w) || isStop(all[prev].word) || all[prev].joined) {
 				k.part = true
 				all[prev].part = true
 				if !isStop(all[prev].word) {
@@ -643,9 +649,10 @@ func (x *Index) plan(text string) *plan {
 				kept++
 			}
 			if joined != "" {
-				all = append(all, keyword{word: joined, stem: stem(joined), weight: 1})
+				all = append(all, keyword{word: joined, stem: stem(joined), weight: 1, joined: true})
 				head(len(all) - 1)
 				kept++
+				last = len(all) - 1 // to-do lists: todolists
 			}
 		}
 		// A value says what kind of thing it is: a URL, a person's

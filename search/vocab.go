@@ -337,6 +337,9 @@ var related = [][]string{
 	{"quote", "price"},
 	{"voice", "audio", "recording"},
 	{"story", "post", "article"},
+	{"now", "realtime", "current", "live"},
+	{"exist", "search", "find"},
+	{"money", "balance", "fund"},
 }
 
 // narrower words reach broader ones, one way: a pod is a Kubernetes
@@ -344,6 +347,8 @@ var related = [][]string{
 // named and described by the broader word (kubectl_delete deletes
 // "Kubernetes resources").
 var narrower = map[string][]string{
+	"dollar": {"currency"}, "euro": {"currency"}, "yen": {"currency"}, "pound": {"currency"},
+	"voiceover": {"speech", "audio"}, "narration": {"speech", "audio"},
 	"pod":          {"kubernetes", "resource"},
 	"deployment":   {"resource"},
 	"namespace":    {"resource"},
@@ -520,7 +525,7 @@ var phrasal = map[string][]string{
 	"switch off": {"disable", "stop"}, "power on": {"start", "boot"},
 	"power off": {"stop", "shutdown"}, "boot up": {"start", "boot"},
 	"start up": {"start"}, "bring up": {"start", "show"},
-	"take down": {"stop", "remove"}, "kick off": {"start", "trigger", "run"},
+	"take down": {"stop", "remove", "unpublish"}, "kick off": {"start", "trigger", "run"},
 	"fire off": {"send", "trigger"}, "roll back": {"rollback", "revert", "undo"},
 	"roll out": {"deploy", "rollout", "release"}, "look up": {"lookup", "find", "get"},
 	"pull up": {"show", "get", "open"}, "clean up": {"delete", "remove", "purge"},
