@@ -353,3 +353,24 @@ func TestHyphenatedPairsJoin(t *testing.T) {
 		}
 	}
 }
+
+// An id weighs as a value even when a tool's description gives it as an
+// example; names with digits (s3, base64, i18n) stay words.
+func TestIDsAreValues(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("front", "get_conversation", "Get a conversation by id, such as cnv_y4xb93i."),
+		mcpTool("front", "send_reply", "Reply to a conversation."),
+		mcpTool("aws", "s3_list_buckets", "List the S3 buckets."),
+	}
+	wantFirst(t, tools, map[string]string{"reply on front conversation cnv_y4xb93i": "mcp__front__send_reply"})
+	for _, w := range []string{"y4xb93i", "5KsDBWseXY6Qeg"} {
+		if !idLike(w) {
+			t.Errorf("%s is no id", w)
+		}
+	}
+	for _, w := range []string{"s3", "ec2", "base64", "i18n", "gpt4o", "x509"} {
+		if idLike(w) {
+			t.Errorf("%s is taken for an id", w)
+		}
+	}
+}

@@ -572,7 +572,7 @@ func (x *Index) plan(text string) *plan {
 			_, known := x.words.get(stem(w))
 			// An abbreviation the vocabulary knows (VM, DB) is no name.
 			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
-			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text))
+			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text)) || idLike(w)
 		})
 		for j, w := range ws {
 			prev := last
@@ -1118,6 +1118,21 @@ func isNumber(w string) bool {
 // or an id (5d8, 0abc123) when the pool does not know it.
 func mixed(w string) bool {
 	return strings.IndexFunc(w, unicode.IsDigit) >= 0 && strings.IndexFunc(w, unicode.IsLetter) >= 0
+}
+
+// idLike reports a word that letters and digits alternate in three
+// times or more (y4xb93i, 5KsDBWseXY6Qeg): an id, even when a tool's
+// description gives it as an example, unlike names (s3, base64, i18n).
+func idLike(w string) bool {
+	turns, digit := 0, false
+	for i, r := range w {
+		d := unicode.IsDigit(r)
+		if i > 0 && d != digit {
+			turns++
+		}
+		digit = d
+	}
+	return turns >= 3
 }
 
 // bareName strips what a model may copy along with a name: quotes and the
