@@ -374,3 +374,18 @@ func TestIDsAreValues(t *testing.T) {
 		}
 	}
 }
+
+// A clause that begins with a verb, after one that has none, says what to
+// do.
+func TestClauseVerb(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("square", "get_payment", "Get a card payment of an order."),
+		mcpTool("square", "refund_payment", "Refund a payment."),
+	}
+	query := "customer got charged twice for the same order, refund one of the card payments"
+	wantFirst(t, tools, map[string]string{query: "mcp__square__refund_payment"})
+	ruleMatters(t, tools, query, "mcp__square__refund_payment", func(r *ranking) { r.clauses = false })
+	if fs, clauses := fields("a b,c ; d"); !slices.Equal(fs, []string{"a", "b", "c", "d"}) || !slices.Equal(clauses, []bool{false, false, true, true}) {
+		t.Errorf("fields: got %q %v", fs, clauses)
+	}
+}

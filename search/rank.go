@@ -41,7 +41,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, plural: 0.6, one: 1, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, states: true, why: true, repeats: true, labelled: 0.6, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
+	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -59,6 +59,7 @@ type ranking struct {
 	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
 	state                                   bool    // whether a yes-no question asks for a state
 	states                                  bool    // whether a word after is or are mid-query stands for itself (are open)
+	clauses                                 bool    // whether a clause's verb, after a clause with none, is the query's
 	why                                     bool    // whether a why-question asks to read errors
 	repeats                                 bool    // whether a word said as a value and again not is no value
 	labelled                                float64 // scales the tools of other servers when a label names one
@@ -574,6 +575,13 @@ func (x *Index) plan(text string) *plan {
 			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text)) || idLike(w)
 		})
+		// A clause that begins with a verb, after one that has none,
+		// says what to do (the customer got charged twice, refund one).
+		if tok.clause && len(ws) > 0 && p.verb == noVerb && params.clauses {
+			if c := verbClass(strings.ToLower(ws[0])); c != noVerb {
+				verb = false
+			}
+		}
 		for j, w := range ws {
 			prev := last
 			last = -1
@@ -972,16 +980,16 @@ type token struct {
 	text    string
 	value   bool
 	label   bool   // it ended in a colon, now dropped
+	clause  bool   // a comma or a semicolon came before it
 	implies string // the kind of thing a value is, as a word: url, email, file, channel
 }
 
 func tokens(text string) []token {
 	var out []token
 	quote := rune(0)
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return r == ',' || r == ';' || unicode.IsSpace(r)
-	}) {
-		t := token{text: f, value: quote != 0}
+	fs, clauses := fields(text)
+	for n, f := range fs {
+		t := token{text: f, value: quote != 0, clause: clauses[n] && quote == 0}
 		// A word ending in a colon is a label (tweet:, snowflake:), no
 		// value.
 		if label := strings.TrimSuffix(f, ":"); len(label) < len(f) && label != "" && !strings.ContainsAny(label, "@/:") {
@@ -1011,6 +1019,28 @@ func tokens(text string) []token {
 	}
 	sqlStatements(out)
 	return out
+}
+
+// fields splits text at spaces, commas and semicolons, and reports for
+// each piece whether a comma or semicolon came before it: it begins a
+// clause (it went wrong, refund it).
+func fields(text string) (fs []string, clauses []bool) {
+	start, clause := -1, false
+	for i, r := range text + " " {
+		sep := r == ',' || r == ';'
+		if !sep && !unicode.IsSpace(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			fs, clauses = append(fs, text[start:i]), append(clauses, clause)
+			start, clause = -1, false
+		}
+		clause = clause || sep
+	}
+	return fs, clauses
 }
 
 // sqlStatements marks an SQL statement written in a query (SELECT name
