@@ -389,3 +389,18 @@ func TestClauseVerb(t *testing.T) {
 		t.Errorf("fields: got %q %v", fs, clauses)
 	}
 }
+
+// Making something a state changes it; it does not make a new one.
+func TestMakeItAState(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("vimeo", "create_video", "Make a new video from an upload."),
+		mcpTool("vimeo", "update_video", "Update a video's title or privacy."),
+		mcpTool("search", "create_index", "Make a new index."),
+		mcpTool("search", "update_settings", "Update the settings of an index: filterable and sortable attributes."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"make vimeo video 889012345 password protected": "mcp__vimeo__update_video",
+		"make 'genre' filterable in the products index": "mcp__search__update_settings",
+	})
+	ruleMatters(t, tools, "make vimeo video 889012345 password protected", "mcp__vimeo__update_video", func(r *ranking) { r.senses = false })
+}

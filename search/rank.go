@@ -790,6 +790,18 @@ func (x *Index) plan(text string) *plan {
 			}
 		}
 	}
+	// Making something a state (make the entry live, make the video
+	// password protected, make genre filterable) changes it; it does not
+	// make a new one.
+	if h := p.head; h >= 0 && params.senses && p.kws[h].word == "make" && p.kws[h].sense == nil {
+		for _, k := range p.kws[h+1:] {
+			if to, ok := madeStates[k.word]; ok && k.weight == 1 {
+				p.kws[h].sense = to
+			} else if strings.HasSuffix(k.word, "able") && k.weight == 1 && len(k.word) > 6 {
+				p.kws[h].sense = []string{"update", "set"}
+			}
+		}
+	}
 	pos := 0
 	for i := range p.kws {
 		k := &p.kws[i]

@@ -601,6 +601,15 @@ var senses = map[string][]sense{
 	},
 }
 
+// madeStates are the states something is made (make it live): the verbs
+// that make it so.
+var madeStates = map[string][]string{
+	"live": {"publish", "update"}, "public": {"publish", "update"}, "private": {"update", "set"},
+	"protected": {"update", "set"}, "default": {"update", "set"}, "visible": {"publish", "update"},
+	"hidden": {"update", "hide"}, "active": {"update", "activate"}, "inactive": {"update", "deactivate"},
+	"primary": {"update", "set"}, "admin": {"update", "assign"}, "owner": {"update", "assign"},
+}
+
 // intoVerbs mean another verb when the query says into what: turn a name
 // into coordinates converts it, break a file into parts splits it.
 var intoVerbs = map[string]string{
