@@ -252,7 +252,7 @@ func quiet(x *Index, queries []qualityQuery) tally {
 }
 
 // Every signal of the ranking earns its place on the development halves
-// (dev; dev3 over eval and eval3; dev5 to dev9 over the pools up to
+// (dev; dev3 over eval and eval3; dev5 to dev11 over the pools up to
 // theirs): turning it
 // off never improves their top-1 taken together (top-5 trades are
 // logged). The table it logs is the README's (go test ./search -run
@@ -273,12 +273,16 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 	dev8 := loadQueries(t, "../testdata/search/eval8/dev8.json")
 	x9 := NewIndex(combinedPool(t, 8))
 	dev9 := loadQueries(t, "../testdata/search/eval9/dev9.json")
+	x10 := NewIndex(combinedPool(t, 9))
+	dev10 := loadQueries(t, "../testdata/search/eval10/dev10.json")
+	x11 := NewIndex(eval11Pool(t))
+	dev11 := loadQueries(t, "../testdata/search/eval11/dev11.json")
 	all := func() []tally {
-		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7), quiet(x8, dev8), quiet(x9, dev9)}
+		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7), quiet(x8, dev8), quiet(x9, dev9), quiet(x10, dev10), quiet(x11, dev11)}
 	}
 	line := func(ts []tally) string {
 		var b strings.Builder
-		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7", "dev8", "dev9"} {
+		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"} {
 			fmt.Fprintf(&b, "%s %3d %3d  ", name, ts[i].top1, ts[i].top5)
 		}
 		return b.String()
@@ -317,6 +321,8 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
 		{"a question reads (for the verb class)", func(r *ranking) { r.question = false }},
 		{"a yes-no question asks for a state", func(r *ranking) { r.state = false }},
+		{"a verb's form after is or are is a state (are open)", func(r *ranking) { r.states = false }},
+		{"a clause's verb after a clause with none", func(r *ranking) { r.clauses = false }},
 		{"stop words in names", func(r *ranking) { r.stop = 0 }},
 		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
 		{"share of the name covered", func(r *ranking) { r.cover = 0 }},
