@@ -404,3 +404,15 @@ func TestMakeItAState(t *testing.T) {
 	})
 	ruleMatters(t, tools, "make vimeo video 889012345 password protected", "mcp__vimeo__update_video", func(r *ranking) { r.senses = false })
 }
+
+// A server named after via, using, in or on says where to look, as a
+// label does.
+func TestServerAfterVia(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("okta", "reset_password", "Reset a user's password and send the reset email."),
+		mcpTool("mailgun", "send_email", "Send an email."),
+	}
+	query := "send the password reset email via mailgun"
+	wantFirst(t, tools, map[string]string{query: "mcp__mailgun__send_email"})
+	ruleMatters(t, tools, query, "mcp__mailgun__send_email", func(r *ranking) { r.through = false })
+}

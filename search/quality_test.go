@@ -341,6 +341,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"a why-question reads errors", func(r *ranking) { r.why = false }},
 		{"a word said as a value, then again, is no value", func(r *ranking) { r.repeats = false }},
 		{"a label that names a server says where to look", func(r *ranking) { r.labelled = 1 }},
+		{"a server after via, in or on says where to look", func(r *ranking) { r.through = false }},
 	} {
 		params = full
 		off.set(&params)

@@ -41,7 +41,7 @@ var params = ranking{
 	cover:    2, surface: 0.3, plural: 0.6, one: 1, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
+	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, through: true, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
 }
 
 type ranking struct {
@@ -63,6 +63,7 @@ type ranking struct {
 	why                                     bool    // whether a why-question asks to read errors
 	repeats                                 bool    // whether a word said as a value and again not is no value
 	labelled                                float64 // scales the tools of other servers when a label names one
+	through                                 bool    // whether a server named after via, in or on says where to look, as a label does
 	asks                                    float64 // a question against a tool named to change or destroy
 	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
 	medium                                  bool    // whether a server's name first, before what to say, sends it
@@ -680,7 +681,11 @@ func (x *Index) plan(text string) *plan {
 		}
 		// A label that names a server (algolia: add a record) says where
 		// to look.
-		if server := stem(strings.ToLower(strings.TrimSuffix(tok.text, ":"))); tok.label && !posting && x.serverWord(server) {
+		// So does one after via, using, in or on (send it via mailgun,
+		// in snowflake, delete the rows).
+		server := stem(strings.ToLower(strings.Trim(tok.text, ":,.;!?()")))
+		by := i > 0 && throughWords[strings.ToLower(toks[i-1].text)] && params.through
+		if (tok.label && !posting || by) && x.serverWord(server) {
 			sp, _ := x.words.get(server)
 			p.servers = append(p.servers, sp.f[fServer])
 		}
@@ -949,6 +954,9 @@ func (x *Index) addressee(toks []token, i int) bool {
 	_, known := x.words.get(stem(w))
 	return toks[i].value || isStop(w) || !known
 }
+
+// throughWords, before a server's name, say it is where to look.
+var throughWords = wordSet("via", "using", "through", "with", "in", "on", "from")
 
 // determiners come before a noun: the email of "Karen's email" or "the
 // email" is no verb.
