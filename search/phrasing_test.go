@@ -416,3 +416,21 @@ func TestServerAfterVia(t *testing.T) {
 	wantFirst(t, tools, map[string]string{query: "mcp__mailgun__send_email"})
 	ruleMatters(t, tools, query, "mcp__mailgun__send_email", func(r *ranking) { r.through = false })
 }
+
+// A server's name written in its own style (QuickBooks, Rocket.Chat) is
+// the server, not a person's or a company's name.
+func TestServerInItsOwnStyle(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("quickbooks", "create_bill", "Create a bill from a vendor."),
+		mcpTool("aws", "ec2_describe_instances", "Describe the EC2 instances of the hosting account."),
+		mcpTool("rocketchat", "get_channel_history", "Get the message history of a channel."),
+		mcpTool("mattermost", "search_posts", "Search what people said in posts across channels."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"record what we owe AWS for hosting in QuickBooks": "mcp__quickbooks__create_bill",
+		"what did people say in the Rocket.Chat channel":   "mcp__rocketchat__get_channel_history",
+	})
+	if kws := NewIndex(tools).plan("bills in QuickBooks").kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "quickbooks" && k.weight == 1 }) {
+		t.Errorf("QuickBooks weighs as a value: %+v", kws)
+	}
+}

@@ -570,8 +570,12 @@ func (x *Index) plan(text string) *plan {
 		// so does a capitalized word after the first that the pool does
 		// not know: a person's, a company's or a project's name (Priya,
 		// Acme, WEB).
+		// A server's name written in its own style (QuickBooks) is a
+		// word of the pool, whatever its parts.
+		_, whole := x.words.get(stem(compact(strings.ToLower(tok.text))))
 		value := tok.value || said || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
+			known = known || whole && len(ws) > 1
 			// An abbreviation the vocabulary knows (VM, DB) is no name.
 			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text)) || idLike(w)
@@ -933,7 +937,7 @@ func (x *Index) dottedServer(tok token) (string, bool) {
 	if tok.implies != "file" || strings.ContainsAny(tok.text, "/@") {
 		return "", false
 	}
-	f := strings.Trim(tok.text, "\"'`“”‘’()<>,.;:!?")
+	f := strings.ToLower(strings.Trim(tok.text, "\"'`“”‘’()<>,.;:!?"))
 	for _, c := range []string{compact(f), compact(f[:max(strings.LastIndexByte(f, '.'), 0)])} {
 		if len(c) >= 3 && x.serverWord(stem(c)) {
 			return c, true
