@@ -13,7 +13,7 @@ var evalPools = []string{
 	"../testdata/search/eval/pool.json", "../testdata/search/eval3/pool.json", "../testdata/search/eval4/pool.json",
 	"../testdata/search/eval5/pool.json", "../testdata/search/eval6/pool.json", "../testdata/search/eval7/pool.json",
 	"../testdata/search/eval8/pool.json", "../testdata/search/eval9/pool.json", "../testdata/search/eval10/pool.json",
-	"../testdata/search/eval11/pool.json",
+	"../testdata/search/eval11/pool.json", "../testdata/search/eval12/pool.json", "../testdata/search/eval13/pool.json",
 }
 
 // combinedPool is the first n evaluation pools together, checked for
@@ -28,6 +28,13 @@ func combinedPool(t testing.TB, n int) []pool.Tool {
 func eval11Pool(t testing.TB) []pool.Tool {
 	t.Helper()
 	return poolsOf(t, append(slices.Clip(evalPools[:8]), evalPools[9])...)
+}
+
+// eval13Pool is the pools eval13's queries were written against: eval12's
+// was written at the same time, and is not among them.
+func eval13Pool(t testing.TB) []pool.Tool {
+	t.Helper()
+	return poolsOf(t, append(slices.Clip(evalPools[:10]), evalPools[11])...)
 }
 
 // poolsOf is the pools at paths together, checked for repeated names.

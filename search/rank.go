@@ -558,7 +558,7 @@ func (x *Index) plan(text string) *plan {
 		// "a note saying it is approved") is its content: values, not the
 		// request.
 		if lw := strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'")); params.said && len(ws) == 1 {
-			if sayWords[lw] || lw == "that" && (told || medium) {
+			if sayWords[lw] && (posting || medium || slices.ContainsFunc(all, func(k keyword) bool { return messageNouns[k.word] })) || lw == "that" && (told || medium) {
 				said = true
 				told = told || medium
 			}
@@ -989,6 +989,10 @@ var postWords = wordSet("post", "tweet", "send", "publish", "comment", "text", "
 // mediumWords, first in a query, are verbs of sending by a medium (email
 // the team that ...).
 var mediumWords = wordSet("email", "mail", "text", "sms")
+
+// messageNouns are what a message is written as: before saying, its
+// content follows (a note saying it is approved).
+var messageNouns = wordSet("note", "message", "comment", "reply", "email", "mail", "post", "text", "tweet", "status", "announcement", "sms", "dm", "card", "letter", "update", "toot", "skeet", "memo", "notice", "banner", "title", "subject", "body", "description")
 
 // sayWords begin a message's content; after tellWords, so does that.
 var (

@@ -348,6 +348,12 @@ func TestMessageContentIsAValue(t *testing.T) {
 		"tell the team that the production deploy failed":           "mcp__chat__send_message",
 		"comment on the ticket saying the production deploy failed": "mcp__tracker__add_comment",
 	})
+	// Someone who says something is reported, not written to.
+	tools = []pool.Tool{
+		mcpTool("easypost", "get_tracker", "Get a tracker: where a shipment is now."),
+		mcpTool("quickbooks", "get_customer", "Get a customer."),
+	}
+	wantFirst(t, tools, map[string]string{"the customer says the box never arrived, where is it? easypost tracker": "mcp__easypost__get_tracker"})
 }
 
 // A question reads: the tool named for reading wins what matches alike.
