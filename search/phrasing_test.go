@@ -385,6 +385,28 @@ func TestClauseVerb(t *testing.T) {
 	query := "customer got charged twice for the same order, refund one of the card payments"
 	wantFirst(t, tools, map[string]string{query: "mcp__square__refund_payment"})
 	ruleMatters(t, tools, query, "mcp__square__refund_payment", func(r *ranking) { r.clauses = false })
+	// After a past or denied verb, and for a phrasal verb's first word.
+	tools = []pool.Tool{
+		mcpTool("ticktick", "complete_task", "Mark a task complete."),
+		mcpTool("ticktick", "get_project_tasks", "Get the tasks of a project."),
+		mcpTool("mastodon", "delete_status", "Delete a status."),
+		mcpTool("mastodon", "search", "Search accounts, statuses and hashtags, typos too."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"I finished buying the groceries, tick it off in ticktick": "mcp__ticktick__complete_task",
+		"oops, that toot had a typo, take it down":                 "mcp__mastodon__delete_status",
+	})
+	ruleMatters(t, tools, "oops, that toot had a typo, take it down", "mcp__mastodon__delete_status", func(r *ranking) { r.clauses = false })
+	x := NewIndex(tools)
+	for query, verb := range map[string]string{
+		"I finished buying the groceries, tick it off": "tick",
+		"can't make dinner, drop the reservation":      "drop",
+		"we charged the card twice, refund it":         "refund",
+	} {
+		if p := x.plan(query); p.head < 0 || p.kws[p.head].word != verb {
+			t.Errorf("%q: the verb is not %s", query, verb)
+		}
+	}
 	if fs, clauses := fields("a b,c ; d"); !slices.Equal(fs, []string{"a", "b", "c", "d"}) || !slices.Equal(clauses, []bool{false, false, true, true}) {
 		t.Errorf("fields: got %q %v", fs, clauses)
 	}

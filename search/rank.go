@@ -582,8 +582,11 @@ func (x *Index) plan(text string) *plan {
 		})
 		// A clause that begins with a verb, after one that has none,
 		// says what to do (the customer got charged twice, refund one).
-		if tok.clause && len(ws) > 0 && p.verb == noVerb && params.clauses {
-			if c := verbClass(strings.ToLower(ws[0])); c != noVerb {
+		// So does one after a clause whose verb is past (I finished the
+		// groceries, tick it off) or denied (can't make it, drop the
+		// reservation), and a verb of a phrasal pair (take it down).
+		if tok.clause && len(ws) > 0 && params.clauses && (p.verb == noVerb || p.head >= 0 && pastOrDenied(all, p.head)) {
+			if w := strings.ToLower(ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] {
 				verb = false
 			}
 		}
@@ -958,6 +961,34 @@ func (x *Index) addressee(toks []token, i int) bool {
 	_, known := x.words.get(stem(w))
 	return toks[i].value || isStop(w) || !known
 }
+
+// pastOrDenied reports whether the verb at h is past (finished) or
+// denied (can't make, never got): no request.
+func pastOrDenied(all []keyword, h int) bool {
+	w := all[h].word
+	if strings.HasSuffix(w, "ed") {
+		return true
+	}
+	for j := max(h-2, 0); j < h; j++ {
+		if negations[all[j].word] {
+			return true
+		}
+	}
+	return false
+}
+
+// negations deny the verb after them.
+var negations = wordSet("not", "t", "never", "cannot", "cant", "dont", "no")
+
+// phrasalVerbs are the verbs of the phrasal pairs (take of take down).
+var phrasalVerbs = func() map[string]bool {
+	out := map[string]bool{}
+	for pair := range phrasal {
+		v, _, _ := strings.Cut(pair, " ")
+		out[v] = true
+	}
+	return out
+}()
 
 // throughWords, before a server's name, say it is where to look.
 var throughWords = wordSet("via", "using", "through", "with", "in", "on", "from")

@@ -598,6 +598,12 @@ var senses = map[string][]sense{
 	"page": {
 		{objects: stemSet("team", "engineer", "oncall", "person", "someone", "responder", "me", "him", "her", "them", "whoever"), verbs: []string{"alert", "notify", "escalate", "incident"}},
 	},
+	"drop": {
+		{objects: stemSet("reservation", "booking", "appointment", "ride", "trip", "order", "subscription", "meeting", "class", "plan"), verbs: []string{"cancel"}},
+	},
+	"track": {
+		{objects: stemSet("time", "hours", "hour", "minutes"), verbs: []string{"log", "record", "create"}},
+	},
 	"load": {
 		{objects: stemSet("page", "webpage", "url", "link", "site", "website", "tab"), verbs: []string{"navigate", "visit", "goto"}},
 	},
