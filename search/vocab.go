@@ -337,6 +337,7 @@ var related = [][]string{
 	{"quote", "price"},
 	{"voice", "audio", "recording"},
 	{"story", "post", "article"},
+	{"ticket", "incident"},
 	{"now", "realtime", "current", "live"},
 	{"exist", "search", "find"},
 	{"money", "balance", "fund"},
@@ -428,6 +429,7 @@ var narrower = map[string][]string{
 	"thread":       {"message", "reply"},
 	"lgtm":         {"approve"},
 	"upsert":       {"insert", "update"},
+	"bump":         {"update", "increase"},
 	"promql":       {"prometheus", "query"},
 	"jql":          {"jira", "query"},
 	"soql":         {"salesforce", "query"},
@@ -633,6 +635,7 @@ var intoVerbs = map[string]string{
 var abbreviations = map[string]string{
 	"p&l": "profit loss", "pnl": "profit loss", "a/r": "receivable", "a/p": "payable",
 	"ytd": "year date", "q&a": "question answer",
+	"kb": "knowledge base", "mdm": "device management",
 }
 
 type sense struct {
