@@ -402,6 +402,8 @@ func TestClauseVerb(t *testing.T) {
 		"I finished buying the groceries, tick it off": "tick",
 		"can't make dinner, drop the reservation":      "drop",
 		"we charged the card twice, refund it":         "refund",
+		"outlook keeps crashing, please file a ticket": "file",
+		"the printer is down, can you reboot it":       "reboot",
 	} {
 		if p := x.plan(query); p.head < 0 || p.kws[p.head].word != verb {
 			t.Errorf("%q: the verb is not %s", query, verb)

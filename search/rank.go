@@ -584,9 +584,10 @@ func (x *Index) plan(text string) *plan {
 		// says what to do (the customer got charged twice, refund one).
 		// So does one after a clause whose verb is past (I finished the
 		// groceries, tick it off) or denied (can't make it, drop the
-		// reservation), and a verb of a phrasal pair (take it down).
+		// reservation), and a verb of a phrasal pair (take it down) or
+		// with senses (please file it as a ticket).
 		if tok.clause && len(ws) > 0 && params.clauses && (p.verb == noVerb || p.head >= 0 && pastOrDenied(all, p.head)) {
-			if w := strings.ToLower(ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] {
+			if w := strings.ToLower(ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] || senses[w] != nil {
 				verb = false
 			}
 		}
@@ -990,6 +991,9 @@ var phrasalVerbs = func() map[string]bool {
 	return out
 }()
 
+// politeWords begin a clause before its verb.
+var politeWords = wordSet("please", "pls", "can", "could", "would", "will", "you", "u", "kindly", "just", "also", "then", "and", "now", "so")
+
 // throughWords, before a server's name, say it is where to look.
 var throughWords = wordSet("via", "using", "through", "with", "in", "on", "from")
 
@@ -1049,6 +1053,11 @@ func tokens(text string) []token {
 	fs, clauses := fields(text)
 	for n, f := range fs {
 		t := token{text: f, value: quote != 0, clause: clauses[n] && quote == 0}
+		// A clause begins after its polite or modal words too (please
+		// file it, can you log it).
+		if n > 0 && out[n-1].clause && politeWords[strings.ToLower(out[n-1].text)] {
+			t.clause = true
+		}
 		// A word ending in a colon is a label (tweet:, snowflake:), no
 		// value.
 		if label := strings.TrimSuffix(f, ":"); len(label) < len(f) && label != "" && !strings.ContainsAny(label, "@/:") {

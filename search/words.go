@@ -278,7 +278,7 @@ var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update",
 	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
 	"tell", "inform", "respond", "answer", "leave", "tweet", "skeet", "toot", "retweet", "repost", "like", "unlike", "upvote", "bill", "invoice",
 	"bounce", "kick", "mark", "join", "unpause", "page", "ring", "dial", "phone", "heart", "love", "append", "split", "shelve", "sunset", "fave", "nudge", "flag", "triage", "unblock", "unban",
-	"unmute", "unpin", "unstar",
+	"unmute", "unpin", "unstar", "reboot", "lock", "unlock", "pause", "resume",
 	"downvote", "vote", "favorite", "star", "pin", "bookmark")
 
 // runVerbs run something that may read or write: they say nothing.
