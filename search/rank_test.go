@@ -241,9 +241,10 @@ func TestYesNoQuestionsAskForAState(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{
 		"are the doors unlocked": "mcp__home__get_context",
+		"are the lights on":      "mcp__home__get_context",
 		"open the garage door":   "mcp__home__turn_on",
 	})
-	ruleMatters(t, tools, "are the doors unlocked", "mcp__home__get_context", func(r *ranking) { r.state = false })
+	ruleMatters(t, tools, "are the lights on", "mcp__home__get_context", func(r *ranking) { r.state = false })
 }
 
 // What looks like an argument weighs as a value: quoted text, #channels,
