@@ -458,3 +458,21 @@ func TestServerInItsOwnStyle(t *testing.T) {
 		t.Errorf("QuickBooks weighs as a value: %+v", kws)
 	}
 }
+
+// A #tag is a channel or a hashtag; a day after next, every or on is a
+// date, not the server named like it.
+func TestHashtagsAndWeekdays(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("mastodon", "get_hashtag_timeline", "Get the public posts with a hashtag."),
+		mcpTool("mastodon", "get_home_timeline", "Get the latest statuses of the accounts you follow."),
+		mcpTool("ticktick", "update_task", "Update a task: title, due date, priority."),
+		mcpTool("monday", "move_item_to_group", "Move an item to another group of a board."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"show the latest mastodon posts tagged #rustlang": "mcp__mastodon__get_hashtag_timeline",
+		"move ticktick task 63b7 due date to next monday": "mcp__ticktick__update_task",
+	})
+	if kws := NewIndex(tools).plan("due next monday").kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "monday" && k.weight == 1 }) {
+		t.Errorf("next monday weighs as the server monday: %+v", kws)
+	}
+}

@@ -580,6 +580,11 @@ func (x *Index) plan(text string) *plan {
 			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
 			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text)) || idLike(w)
 		})
+		// A day after next, this, every or on is a date (due next
+		// monday), not a server of that name.
+		if lw := strings.ToLower(strings.Trim(tok.text, ".,:;!?")); weekdays[lw] && i > 0 && dateWords[strings.ToLower(toks[i-1].text)] {
+			value = true
+		}
 		// A clause that begins with a verb, after one that has none,
 		// says what to do (the customer got charged twice, refund one).
 		// So does one after a clause whose verb is past (I finished the
@@ -991,6 +996,13 @@ var phrasalVerbs = func() map[string]bool {
 	return out
 }()
 
+// weekdays are the days of the week, and dateWords what comes before
+// one that is a date.
+var (
+	weekdays  = wordSet("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+	dateWords = wordSet("next", "this", "last", "every", "on", "by", "until", "till", "before", "after", "since", "from", "to")
+)
+
 // politeWords begin a clause before its verb.
 var politeWords = wordSet("please", "pls", "can", "could", "would", "will", "you", "u", "kindly", "just", "also", "then", "and", "now", "so")
 
@@ -1165,7 +1177,7 @@ func valueKind(f string) string {
 	case strings.Count(f, "@") == 1 && dot > strings.IndexByte(f, '@') && f[0] != '@':
 		return "user"
 	case strings.HasPrefix(f, "#") && len(f) > 1:
-		return "channel"
+		return "channel hashtag"
 	case strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~/"),
 		dot > slash+1 && dot < len(f)-1 && dot >= len(f)-5 && !strings.Contains(f, "@") &&
 			strings.IndexFunc(f[dot+1:], unicode.IsLetter) >= 0: // 40.7 and logs-2024.06 are no files
