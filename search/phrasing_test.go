@@ -476,3 +476,13 @@ func TestHashtagsAndWeekdays(t *testing.T) {
 		t.Errorf("next monday weighs as the server monday: %+v", kws)
 	}
 }
+
+// Never mind something cancels it.
+func TestNeverMind(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("uber", "cancel_ride", "Cancel a ride."),
+		mcpTool("uber", "get_ride_status", "Get the status of a ride: driver, arrival time."),
+	}
+	wantFirst(t, tools, map[string]string{"never mind the ride, I found a taxi": "mcp__uber__cancel_ride"})
+	ruleMatters(t, tools, "never mind the ride, I found a taxi", "mcp__uber__cancel_ride", func(r *ranking) { r.phrasal = false })
+}

@@ -566,7 +566,7 @@ var phrasal = map[string][]string{
 	"looks like": {"screenshot", "view"}, "look like": {"screenshot", "view"},
 	"look into": {"investigate", "acknowledge", "analyze"}, "looking into": {"investigate", "acknowledge", "analyze"},
 	"warm up": {"heat", "climate", "start"}, "pull in": {"depend", "dependency", "require"},
-	"call off": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
+	"call off": {"cancel"}, "never mind": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
 	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
 	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
 }
