@@ -484,5 +484,7 @@ func TestNeverMind(t *testing.T) {
 		mcpTool("uber", "get_ride_status", "Get the status of a ride: driver, arrival time."),
 	}
 	wantFirst(t, tools, map[string]string{"never mind the ride, I found a taxi": "mcp__uber__cancel_ride"})
-	ruleMatters(t, tools, "never mind the ride, I found a taxi", "mcp__uber__cancel_ride", func(r *ranking) { r.phrasal = false })
+	if kws := NewIndex(tools).plan("never mind the ride").kws; !slices.Contains(kws[0].also, "cancel") {
+		t.Errorf("never mind does not mean cancel: %+v", kws[0])
+	}
 }
