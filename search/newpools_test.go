@@ -14,6 +14,7 @@ var evalPools = []string{
 	"../testdata/search/eval5/pool.json", "../testdata/search/eval6/pool.json", "../testdata/search/eval7/pool.json",
 	"../testdata/search/eval8/pool.json", "../testdata/search/eval9/pool.json", "../testdata/search/eval10/pool.json",
 	"../testdata/search/eval11/pool.json", "../testdata/search/eval12/pool.json", "../testdata/search/eval13/pool.json",
+	"../testdata/search/eval14/pool.json", "../testdata/search/eval15/pool.json",
 }
 
 // combinedPool is the first n evaluation pools together, checked for
@@ -35,6 +36,16 @@ func eval11Pool(t testing.TB) []pool.Tool {
 func eval13Pool(t testing.TB) []pool.Tool {
 	t.Helper()
 	return poolsOf(t, append(slices.Clip(evalPools[:10]), evalPools[11])...)
+}
+
+// upToWith is the first n evaluation pools and the one at i: eval14's
+// and eval15's queries were written against the first twelve and their
+// own, at the same time.
+func upToWith(n, i int) func(testing.TB) []pool.Tool {
+	return func(t testing.TB) []pool.Tool {
+		t.Helper()
+		return poolsOf(t, append(slices.Clip(evalPools[:n]), evalPools[i])...)
+	}
 }
 
 // poolsOf is the pools at paths together, checked for repeated names.

@@ -488,3 +488,25 @@ func TestNeverMind(t *testing.T) {
 		t.Errorf("never mind does not mean cancel: %+v", kws[0])
 	}
 }
+
+// Words of homes, trades and chat rooms reach the words tools use: buying
+// a coin places an order, getting out of a room leaves it, the AC is the
+// HVAC, a bookmark folder is a collection.
+func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("kraken", "add_order", "Place a buy or sell order."),
+		mcpTool("kraken", "get_ticker", "Get the ticker of a bitcoin pair."),
+		mcpTool("matrix", "leave_room", "Leave a room."),
+		mcpTool("matrix", "get_room_messages", "Get the messages of a room."),
+		mcpTool("ecobee", "setHvacMode", "Set the HVAC mode: heat, cool, auto or off."),
+		mcpTool("ecobee", "resumeProgram", "Resume the program."),
+		mcpTool("raindrop", "createCollection", "Create a collection of bookmarks."),
+		mcpTool("raindrop", "createRaindrop", "Save a bookmark."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"buy some bitcoin on kraken":              "mcp__kraken__add_order",
+		"get me out of that noisy matrix room":    "mcp__matrix__leave_room",
+		"turn the AC off on the ecobee":           "mcp__ecobee__setHvacMode",
+		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
+	})
+}

@@ -451,7 +451,7 @@ func (s *scores) finishName(id int32) {
 				}
 			}
 		}
-		if words == 0 && p.head >= 0 && p.kws[p.head].stem == nw.stem {
+		if words == 0 && p.head >= 0 && p.headStem(nw.stem) {
 			bonus += params.head
 		}
 		r, ok := p.byStem[nw.stem]
@@ -485,6 +485,17 @@ func (s *scores) finishName(id int32) {
 	}
 	s.left[id] = int8(min(words-covered, 100))
 	s.score[id] += bonus
+}
+
+// headStem reports whether name stem s is the query's first word, or
+// for a phrasal verb (get out, tear down) one of the verbs it means: get
+// out is no get.
+func (p *plan) headStem(s string) bool {
+	k := &p.kws[p.head]
+	if k.also == nil {
+		return k.stem == s
+	}
+	return slices.ContainsFunc(k.also, func(w string) bool { return stem(w) == s })
 }
 
 // finishPhrase adds a bonus per pair of keywords next to each other in the

@@ -337,6 +337,8 @@ var related = [][]string{
 	{"quote", "price"},
 	{"voice", "audio", "recording"},
 	{"story", "post", "article"},
+	{"folder", "collection"},
+	{"alarm", "siren"},
 	{"ticket", "incident"},
 	{"now", "realtime", "current", "live"},
 	{"exist", "search", "find"},
@@ -430,6 +432,15 @@ var narrower = map[string][]string{
 	"lgtm":         {"approve"},
 	"upsert":       {"insert", "update"},
 	"bump":         {"update", "increase"},
+	"latlong":      {"latitude", "coordinates"},
+	"latlng":       {"latitude", "coordinates"},
+	"webcam":       {"camera"},
+	"flash":        {"alert", "blink"},
+	"blink":        {"alert"},
+	"ac":           {"hvac", "cooling", "climate"},
+	"aircon":       {"hvac", "cooling", "climate"},
+	"wcag":         {"accessibility"},
+	"a11y":         {"accessibility"},
 	"mac":          {"computer", "device"},
 	"macbook":      {"computer", "device"},
 	"laptop":       {"computer", "device"},
@@ -566,7 +577,7 @@ var phrasal = map[string][]string{
 	"looks like": {"screenshot", "view"}, "look like": {"screenshot", "view"},
 	"look into": {"investigate", "acknowledge", "analyze"}, "looking into": {"investigate", "acknowledge", "analyze"},
 	"warm up": {"heat", "climate", "start"}, "pull in": {"depend", "dependency", "require"},
-	"call off": {"cancel"}, "never mind": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
+	"get out": {"leave", "exit"}, "call off": {"cancel"}, "never mind": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
 	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
 	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
 }
@@ -593,6 +604,7 @@ var senses = map[string][]sense{
 	},
 	"buy": {
 		{objects: stemSet("domain", "license", "seat", "plan", "subscription", "number"), verbs: []string{"register", "create", "purchase"}},
+		{objects: stemSet("bitcoin", "btc", "eth", "ether", "crypto", "coin", "token", "share", "stock", "etf"), verbs: []string{"order", "trade", "create"}},
 	},
 	"log": {
 		{objects: stemSet("bug", "issue", "ticket", "incident", "defect", "call", "meeting", "expense", "activity", "story", "task"), verbs: []string{"create", "add", "record"}},
@@ -608,6 +620,9 @@ var senses = map[string][]sense{
 	},
 	"page": {
 		{objects: stemSet("team", "engineer", "oncall", "person", "someone", "responder", "me", "him", "her", "them", "whoever"), verbs: []string{"alert", "notify", "escalate", "incident"}},
+	},
+	"declare": {
+		{objects: stemSet("incident", "outage", "emergency"), verbs: []string{"create"}},
 	},
 	"drop": {
 		{objects: stemSet("reservation", "booking", "appointment", "ride", "trip", "order", "subscription", "meeting", "class", "plan"), verbs: []string{"cancel"}},
