@@ -352,6 +352,11 @@ func TestHyphenatedPairsJoin(t *testing.T) {
 			t.Errorf("to-do lists: no keyword %s", w)
 		}
 	}
+	// Two stop words apart are no word: for me is no forme (form).
+	forms := append(slices.Clip(tools), mcpTool("forms", "list_forms", "List the forms."))
+	if kws := NewIndex(forms).plan("bookmark this page for me").kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "forme" }) {
+		t.Errorf("for me joined into forme: %+v", kws)
+	}
 }
 
 // An id weighs as a value even when a tool's description gives it as an

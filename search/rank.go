@@ -660,6 +660,9 @@ func (x *Index) plan(text string) *plan {
 					joined = ""
 				}
 			}
+			if joined != "" && isStop(w) && isStop(all[prev].word) && j == 0 {
+				joined = "" // for me is no forme; to-do is todo
+			}
 			if joined != "" && (x.serverWord(stem(w)) && isStop(all[prev].word) || x.serverWord(all[prev].stem) && isStop(w)) {
 				joined = "" // in box is no inbox when box is a server (key vault is keyvault)
 			}
