@@ -75,13 +75,13 @@ func eval5Pool(t testing.TB) []pool.Tool {
 	return tools
 }
 
-// TestQualityNewPools measures ToolSearch on eval5 to eval13, each on
+// TestQualityNewPools measures ToolSearch on eval5 to eval15, each on
 // servers in none of the earlier pools, searched together with the pools
-// its queries were written against (825 to 1,879 tools), with queries
+// its queries were written against (825 to 2,195 tools), with queries
 // written by someone who never ran the ranking (SRCH-3, SRCH-5, SRCH-7,
 // and the multi-word rule): test5 to test13, frozen, committed before the
 // ranking ran on them and never tuned on, of which only aggregates are
-// logged; and dev5 to dev13, their other halves, which may be tuned on.
+// logged; and dev5 to dev15, their other halves, which may be tuned on.
 // The floors are a little under what the ranking scores (README), so
 // that a change that costs quality fails here.
 func TestQualityNewPools(t *testing.T) {
@@ -113,6 +113,10 @@ func TestQualityNewPools(t *testing.T) {
 		{"dev12", upTo(11), "../testdata/search/eval12/dev12.json", true, 88, 97},
 		{"test13", eval13Pool, "../testdata/search/eval13/test13.json", false, 83, 93},
 		{"dev13", eval13Pool, "../testdata/search/eval13/dev13.json", true, 90, 98},
+		{"test14", upToWith(12, 12), "../testdata/search/eval14/test14.json", false, 84, 95},
+		{"dev14", upToWith(12, 12), "../testdata/search/eval14/dev14.json", true, 82, 96},
+		{"test15", upToWith(12, 13), "../testdata/search/eval15/test15.json", false, 77, 88},
+		{"dev15", upToWith(12, 13), "../testdata/search/eval15/dev15.json", true, 78, 93},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			for _, q := range loadQueries(t, set.path) {

@@ -1279,11 +1279,19 @@ const maxKeywords = 32
 // name.
 func (x *Index) startsWord(id int32, sub string) bool {
 	for _, nw := range x.entry(id).own {
-		if len(nw.word) > len(sub) && strings.HasPrefix(nw.word, sub) {
+		if len(nw.word) > len(sub) && strings.HasPrefix(nw.word, sub) && !x.compound(nw.word[len(sub):]) {
 			return true
 		}
 	}
 	return false
+}
+
+// compound reports whether rest, what follows a word at the start of a
+// longer one, is a word of the pool itself: outbound is out and bound,
+// codeclimate code and climate, but transitions is no transit and ions.
+func (x *Index) compound(rest string) bool {
+	_, ok := x.words.get(stem(rest))
+	return len(rest) >= 4 && ok
 }
 
 // substrings returns the tools whose compact name contains sub.

@@ -230,6 +230,15 @@ func TestWordStartsAreNoSubstrings(t *testing.T) {
 		t.Errorf("run sql: got %v, want mysql_query first", got)
 	}
 	ruleMatters(t, tools, "get there by transit", "mcp__maps__directions", func(r *ranking) { r.wordStart = false })
+	// Unless the rest of the longer word is a word too: code of
+	// codeclimate, out of outbound.
+	tools = []pool.Tool{
+		mcpTool("codeclimate", "codeclimate_get_maintainability", "Get the maintainability rating of a repository."),
+		mcpTool("codeclimate", "codeclimate_list_repos", "List the repositories."),
+		mcpTool("home", "set_climate", "Set the temperature of a climate device."),
+	}
+	query := "what grade does code climate give the checkout repo for maintainability"
+	wantFirst(t, tools, map[string]string{query: "mcp__codeclimate__codeclimate_get_maintainability"})
 }
 
 // A yes-no question asks for a state: are the doors unlocked reads the
