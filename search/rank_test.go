@@ -239,6 +239,16 @@ func TestWordStartsAreNoSubstrings(t *testing.T) {
 	}
 	query := "what grade does code climate give the checkout repo for maintainability"
 	wantFirst(t, tools, map[string]string{query: "mcp__codeclimate__codeclimate_get_maintainability"})
+	x := NewIndex(append(tools, mcpTool("jira", "getTransitions", "Get the moves of an issue.")))
+	starts := map[string]bool{}
+	for id := int32(0); id < x.next; id++ {
+		if e := x.entry(id); e.tool != nil {
+			starts[e.tool.ServerTool] = x.startsWord(id, "code") || x.startsWord(id, "transit")
+		}
+	}
+	if starts["codeclimate_list_repos"] || !starts["getTransitions"] {
+		t.Errorf("code starts codeclimate, a word and a word; transit starts transitions, a word and a suffix: got %v", starts)
+	}
 }
 
 // A yes-no question asks for a state: are the doors unlocked reads the
