@@ -42,33 +42,57 @@
 //     and agent nouns their verbs (generator, generate). A word with no e
 //     to drop (taks) is no form of the pool's words whose e the stemmer
 //     dropped (take): it reaches them as a near spelling, and short words
-//     two swapped letters away (task). Among other keywords, the start of
-//     a longer name word (transit of transitions) is no substring match.
+//     two swapped letters away (task); a near spelling may also drop or
+//     mistype the second letter (hurly, hourly). A final y after a
+//     consonant stems as i, so movie and movies, reply and replied meet.
+//     Among other keywords, the start of a longer name word (transit of
+//     transitions) is no substring match, unless the rest is a word too
+//     (code of codeclimate). A pair written with a hyphen joins even when
+//     short (to-do), and joins the next word too (to-do lists, todolists);
+//     two stop words written apart never do (for me is no forme).
 //   - A server's words weigh more than a description's: a query that names
 //     a server (snowflake, whatsapp) looks there first, and a label that
-//     names one (algolia: add a record) scales the other servers' tools
-//     down.
+//     names one (algolia: add a record), or the server after via, using,
+//     in or on (send it via mailgun), scales the other servers' tools
+//     down. A server written in its own style (QuickBooks, rocket.chat,
+//     monday.com) is its server, no value.
 //   - A tool's score is the sum over keywords, scaled by the share of the
 //     query it covers and by how its annotations (read-only, destructive)
 //     fit what the query means to do, plus bonuses for covering its own
 //     name, for a query's verb of the class (read, change, destroy, run)
 //     of the first verb of its name (a question reads; a name's verb is
 //     never a stop word), for words written as in the name (issue, not
-//     issues) or the description, for name words in the query's order, for
-//     a name that starts with the query's first word, and for keyword
-//     pairs found as phrases in the description.
+//     issues; a plural keyword more, and less for a name with its
+//     singular: envelopes asks for list_envelopes, not get_envelope) or
+//     the description, for name words in the query's order, for a name
+//     that starts with the query's first word (for a phrasal verb, with a
+//     verb it means: get out is no get), and for keyword pairs found as
+//     phrases in the description.
+//   - The query's verb is its first word that is no stop word, value or
+//     server name, unless a later clause (after a comma, and its please
+//     or can you) begins with a verb after one whose verb is missing,
+//     past or denied (the customer got charged twice, refund one; can't
+//     make it, drop the reservation). After is or are that follow their
+//     subject, a verb's form is a state (tickets that are open), and
+//     making something a state (make the entry live) changes it.
 //   - Stop words (and a request's filler: "could you", "I'd like to")
 //     count only in names (get_me for "who am I"), at a low weight; quoted
 //     text, paths, addresses, ids and capitalized names neither the pool
 //     nor the vocabulary knows (Priya, Acme; not VM) weigh as values, and
 //     a value implies what it is (notes.md a file, owner/name a
-//     repository, a URL, an address, a #channel, r/name a subreddit, an
-//     SQL statement an SQL query). What a message is to say (after
-//     "saying", "that" after a verb of telling, the text after a label
+//     repository, a URL, an address, a #channel or hashtag, r/name a
+//     subreddit, a phone number a phone, an SQL statement an SQL query);
+//     so do ids even when a description gives them as examples (letters
+//     and digits alternating: y4xb93i), and a weekday after next, every or
+//     on (due next monday, not the monday server). What a message is to
+//     say (after "saying" when a message is written, not "the customer
+//     says"; "that" after a verb of telling; the text after a label
 //     that follows a verb of posting: "tweet: we are live") weighs as
 //     values too; a server's name or a medium used as a verb before it
-//     (whatsapp mom that I'm late), or before whom it reaches (email the
-//     report to finance), means sending it. A word ending in a colon is a
+//     (whatsapp mom that I'm late; not before an object of its own:
+//     woocommerce products that are out of stock), or before whom it
+//     reaches (email the report to finance; not after a possessive:
+//     Karen's email), means sending it. A word ending in a colon is a
 //     label, no value (snowflake: list warehouses). A yes-no question (is
 //     the door open) asks for a state. A question with no verb of its own,
 //     a question on what is (is our app allowed to ...), and a
