@@ -14,7 +14,8 @@ var evalPools = []string{
 	"../testdata/search/eval5/pool.json", "../testdata/search/eval6/pool.json", "../testdata/search/eval7/pool.json",
 	"../testdata/search/eval8/pool.json", "../testdata/search/eval9/pool.json", "../testdata/search/eval10/pool.json",
 	"../testdata/search/eval11/pool.json", "../testdata/search/eval12/pool.json", "../testdata/search/eval13/pool.json",
-	"../testdata/search/eval14/pool.json", "../testdata/search/eval15/pool.json",
+	"../testdata/search/eval14/pool.json", "../testdata/search/eval15/pool.json", "../testdata/search/eval16/pool.json",
+	"../testdata/search/eval17/pool.json",
 }
 
 // combinedPool is the first n evaluation pools together, checked for
@@ -40,7 +41,8 @@ func eval13Pool(t testing.TB) []pool.Tool {
 
 // upToWith is the first n evaluation pools and the one at i: eval14's
 // and eval15's queries were written against the first twelve and their
-// own, at the same time.
+// own, at the same time, and eval16's and eval17's against the first
+// fourteen and their own.
 func upToWith(n, i int) func(testing.TB) []pool.Tool {
 	return func(t testing.TB) []pool.Tool {
 		t.Helper()
@@ -75,13 +77,13 @@ func eval5Pool(t testing.TB) []pool.Tool {
 	return tools
 }
 
-// TestQualityNewPools measures ToolSearch on eval5 to eval15, each on
+// TestQualityNewPools measures ToolSearch on eval5 to eval17, each on
 // servers in none of the earlier pools, searched together with the pools
-// its queries were written against (825 to 2,195 tools), with queries
+// its queries were written against (825 to 2,486 tools), with queries
 // written by someone who never ran the ranking (SRCH-3, SRCH-5, SRCH-7,
 // and the multi-word rule): test5 to test13, frozen, committed before the
 // ranking ran on them and never tuned on, of which only aggregates are
-// logged; and dev5 to dev15, their other halves, which may be tuned on.
+// logged; and dev5 to dev17, their other halves, which may be tuned on.
 // The floors are a little under what the ranking scores (README), so
 // that a change that costs quality fails here.
 func TestQualityNewPools(t *testing.T) {
@@ -117,6 +119,10 @@ func TestQualityNewPools(t *testing.T) {
 		{"dev14", upToWith(12, 12), "../testdata/search/eval14/dev14.json", true, 82, 96},
 		{"test15", upToWith(12, 13), "../testdata/search/eval15/test15.json", false, 77, 88},
 		{"dev15", upToWith(12, 13), "../testdata/search/eval15/dev15.json", true, 78, 93},
+		{"test16", upToWith(14, 14), "../testdata/search/eval16/test16.json", false, 87, 94},
+		{"dev16", upToWith(14, 14), "../testdata/search/eval16/dev16.json", true, 81, 91},
+		{"test17", upToWith(14, 15), "../testdata/search/eval17/test17.json", false, 79, 94},
+		{"dev17", upToWith(14, 15), "../testdata/search/eval17/dev17.json", true, 75, 90},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			for _, q := range loadQueries(t, set.path) {
