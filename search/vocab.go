@@ -30,6 +30,7 @@ var verbGroups = [][]string{
 	{"run", "execute", "exec", "invoke", "call", "trigger", "launch", "evaluate"},
 	{"send", "post", "publish", "message", "notify", "ping", "tell", "broadcast", "announce", "dm", "blast"},
 	{"select", "pick", "choose"},
+	{"replace", "swap", "substitute"},
 	{"start", "launch", "boot", "resume", "begin", "power", "unpause"},
 	{"stop", "cancel", "kill", "terminate", "halt", "shutdown", "pause", "abort", "suspend"},
 	{"upload", "put", "attach"},
@@ -432,6 +433,13 @@ var narrower = map[string][]string{
 	"lgtm":         {"approve"},
 	"upsert":       {"insert", "update"},
 	"bump":         {"update", "increase"},
+	"ep":           {"episode"},
+	"nda":          {"contract", "agreement"},
+	"apartment":    {"unit", "rental", "property"},
+	"shortener":    {"shorten", "link"},
+	"blurry":       {"upscale", "sharpen", "enhance"},
+	"spent":        {"expense", "transaction", "spend"},
+	"forum":        {"community", "topic", "discussion"},
 	"latlong":      {"latitude", "coordinates"},
 	"latlng":       {"latitude", "coordinates"},
 	"webcam":       {"camera"},
@@ -577,7 +585,7 @@ var phrasal = map[string][]string{
 	"looks like": {"screenshot", "view"}, "look like": {"screenshot", "view"},
 	"look into": {"investigate", "acknowledge", "analyze"}, "looking into": {"investigate", "acknowledge", "analyze"},
 	"warm up": {"heat", "climate", "start"}, "pull in": {"depend", "dependency", "require"},
-	"get out": {"leave", "exit"}, "call off": {"cancel"}, "never mind": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
+	"get out": {"leave", "exit"}, "take off": {"remove", "disable", "unpublish"}, "call off": {"cancel"}, "never mind": {"cancel"}, "money back": {"refund"}, "let know": {"notify", "tell", "announce", "message"}, "fire up": {"start", "launch"}, "shoot over": {"send"},
 	"tidy up": {"delete", "clean"}, "wrap up": {"complete", "close", "finish"},
 	"pop open": {"open"}, "spin off": {"create", "fork"}, "buy from": {"vendor", "supplier"}, "throw away": {"delete", "remove"}, "throw out": {"delete", "remove"},
 }
@@ -620,6 +628,12 @@ var senses = map[string][]sense{
 	},
 	"page": {
 		{objects: stemSet("team", "engineer", "oncall", "person", "someone", "responder", "me", "him", "her", "them", "whoever"), verbs: []string{"alert", "notify", "escalate", "incident"}},
+	},
+	"put": {
+		{objects: stemSet("list", "todo", "calendar", "agenda", "board", "schedule", "backlog"), verbs: []string{"add", "create"}},
+	},
+	"fix": {
+		{objects: stemSet("title", "typo", "name", "spelling", "description", "text", "date", "price", "address", "caption", "subject"), verbs: []string{"update", "edit"}},
 	},
 	"declare": {
 		{objects: stemSet("incident", "outage", "emergency"), verbs: []string{"create"}},
