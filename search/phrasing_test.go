@@ -515,3 +515,16 @@ func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
 		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
 	})
 }
+
+// A verb denied (don't delete) is no request: it weighs as a value.
+func TestDeniedVerbs(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("beehiiv", "update_subscription", "Update a subscription: its status (active, unsubscribed) or tier."),
+		mcpTool("beehiiv", "delete_subscription", "Delete a subscription for good."),
+	}
+	query := "just unsubscribe them on beehiiv, don't delete"
+	wantFirst(t, tools, map[string]string{query: "mcp__beehiiv__update_subscription"})
+	if kws := NewIndex(tools).plan(query).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "delete" && k.weight < 1 }) {
+		t.Errorf("don't delete: delete weighs as a request: %+v", kws)
+	}
+}

@@ -623,10 +623,14 @@ func (x *Index) plan(text string) *plan {
 				continue
 			}
 			k := keyword{word: w, stem: stem(w), weight: 1}
-			// After is or are that follow their subject, a verb's form
-			// is a state (tickets that are open), no request to act:
-			// it stands for itself only.
-			if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && params.states {
+			// A verb denied (don't delete, never archive) is no request.
+			if n := len(all) - 1; n >= 0 && negations[all[n].word] && verbClass(w) != noVerb {
+				value = true
+			}
+			// After is or are that follow their subject, a verb of the
+			// vocabulary is a state (tickets that are open), no request
+			// to act: it stands for itself only.
+			if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && params.states && verbWords[w] {
 				k.sense = []string{}
 			}
 			if value {

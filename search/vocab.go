@@ -96,6 +96,17 @@ var verbGroups = [][]string{
 	{"like", "heart", "love"},
 }
 
+// verbWords are the words of verbGroups, as written.
+var verbWords = func() map[string]bool {
+	out := map[string]bool{}
+	for _, g := range verbGroups {
+		for _, w := range g {
+			out[w] = true
+		}
+	}
+	return out
+}()
+
 // nounGroups are nouns that name one another.
 var nounGroups = [][]string{
 	{"me", "i", "my", "myself", "whoami"},
