@@ -528,3 +528,15 @@ func TestDeniedVerbs(t *testing.T) {
 		t.Errorf("don't delete: delete weighs as a request: %+v", kws)
 	}
 }
+
+// When something is asks for its date.
+func TestWhenAsksForADate(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("fred", "get_release_dates", "Get the dates of a release's publications."),
+		mcpTool("fred", "get_release", "Get a release: its name and notes."),
+	}
+	if kws := NewIndex(tools).plan("when is the next jobs report out").kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "date" && k.weight < 1 }) {
+		t.Errorf("when implies no date: %+v", kws)
+	}
+	wantFirst(t, tools, map[string]string{"when is the next release out": "mcp__fred__get_release_dates"})
+}

@@ -762,6 +762,13 @@ func (x *Index) plan(text string) *plan {
 		}
 		p.verb, p.intent, p.asks = reads, reads, true
 	}
+	// When something is asks for its date.
+	if len(all) > 0 && params.question {
+		if w, ok := questionImplies[all[0].word]; ok && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+			kept++
+		}
+	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
 	// A question on what is (is our app allowed to ..., are the doors
@@ -1040,6 +1047,10 @@ var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over"
 
 // copulas begin a question on what is, which has no verb of action.
 var copulas = wordSet("is", "are", "was", "were")
+
+// questionImplies are the words a question's first word asks for. Where
+// is left out: where is my package asks to track it, not for a place.
+var questionImplies = map[string]string{"when": "date"}
 
 // yesNo begin a question answered yes or no.
 var yesNo = wordSet("is", "are", "does", "do")

@@ -444,6 +444,13 @@ var narrower = map[string][]string{
 	"lgtm":         {"approve"},
 	"upsert":       {"insert", "update"},
 	"bump":         {"update", "increase"},
+	"fly":          {"flight"},
+	"cheap":        {"cheapest", "price", "quote"},
+	"hike":         {"trail"},
+	"hiking":       {"trail"},
+	"pim":          {"product"},
+	"sighting":     {"observation"},
+	"spotted":      {"observation", "seen"},
 	"ep":           {"episode"},
 	"nda":          {"contract", "agreement"},
 	"apartment":    {"unit", "rental", "property"},
@@ -644,7 +651,7 @@ var senses = map[string][]sense{
 		{objects: stemSet("list", "todo", "calendar", "agenda", "board", "schedule", "backlog"), verbs: []string{"add", "create"}},
 	},
 	"fix": {
-		{objects: stemSet("title", "typo", "name", "spelling", "description", "text", "date", "price", "address", "caption", "subject"), verbs: []string{"update", "edit"}},
+		{objects: stemSet("title", "typo", "name", "spelling", "description", "text", "date", "price", "address", "caption", "subject", "time", "email", "appointment", "event", "meeting", "entry", "record"), verbs: []string{"update", "edit"}},
 	},
 	"declare": {
 		{objects: stemSet("incident", "outage", "emergency"), verbs: []string{"create"}},
