@@ -540,3 +540,17 @@ func TestWhenAsksForADate(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{"when is the next release out": "mcp__fred__get_release_dates"})
 }
+
+// Putting something on a list or a calendar adds it there, however long
+// the thing put is.
+func TestPutOnACalendar(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("calendar", "create_event", "Create an event on the calendar."),
+		mcpTool("kv", "put_item", "Put an item into a table."),
+	}
+	wantFirst(t, tools, map[string]string{"put piano lesson for the kids on the calendar every Wednesday 4pm": "mcp__calendar__create_event"})
+	p := NewIndex(tools).plan("put piano lesson for the kids on the calendar")
+	if !slices.Contains(p.kws[p.head].sense, "add") {
+		t.Errorf("put ... on the calendar does not add: %+v", p.kws[p.head])
+	}
+}

@@ -820,13 +820,15 @@ func (x *Index) plan(text string) *plan {
 			p.kws[h].word, p.kws[h].stem = to, stem(to)
 		}
 		n := 0
-		for j := h + 1; j < len(p.kws) && n < 3 && p.kws[h].sense == nil; j++ {
+		for j := h + 1; j < len(p.kws) && p.kws[h].sense == nil; j++ {
 			if p.kws[j].stop {
 				continue
 			}
 			n++
 			for _, sn := range senses[p.kws[h].word] {
-				if sn.objects[p.kws[j].stem] {
+				// The place a thing is put comes after the thing (put
+				// piano lessons on the calendar).
+				if sn.objects[p.kws[j].stem] && (n <= 3 || sn.far) {
 					p.kws[h].sense = sn.verbs
 					break
 				}

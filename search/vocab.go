@@ -648,7 +648,7 @@ var senses = map[string][]sense{
 		{objects: stemSet("team", "engineer", "oncall", "person", "someone", "responder", "me", "him", "her", "them", "whoever"), verbs: []string{"alert", "notify", "escalate", "incident"}},
 	},
 	"put": {
-		{objects: stemSet("list", "todo", "calendar", "agenda", "board", "schedule", "backlog"), verbs: []string{"add", "create"}},
+		{objects: stemSet("list", "todo", "todolist", "calendar", "agenda", "board", "schedule", "backlog"), verbs: []string{"add", "create"}, far: true},
 	},
 	"fix": {
 		{objects: stemSet("title", "typo", "name", "spelling", "description", "text", "date", "price", "address", "caption", "subject", "time", "email", "appointment", "event", "meeting", "entry", "record"), verbs: []string{"update", "edit"}},
@@ -697,6 +697,7 @@ var abbreviations = map[string]string{
 type sense struct {
 	objects map[string]bool // stems
 	verbs   []string
+	far     bool // an object anywhere after the verb, not only among its first three words
 }
 
 func stemSet(ws ...string) map[string]bool {
