@@ -514,6 +514,18 @@ func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
 		"turn the AC off on the ecobee":           "mcp__ecobee__setHvacMode",
 		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
 	})
+	// Seen recently asks for recent observations; the miles on a car its
+	// odometer.
+	tools = []pool.Tool{
+		mcpTool("ebird", "get_recent_observations", "Get the recent observations of a species in a region."),
+		mcpTool("spotify", "get_recently_played", "Get the tracks played."),
+		mcpTool("smartcar", "get_odometer", "Get the odometer reading of a vehicle."),
+		mcpTool("smartcar", "list_vehicles", "List the vehicles connected to the account."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"has anyone seen a snowy owl in US-MI recently": "mcp__ebird__get_recent_observations",
+		"how many miles are on my car":                  "mcp__smartcar__get_odometer",
+	})
 }
 
 // A verb denied (don't delete) is no request: it weighs as a value.
