@@ -414,7 +414,7 @@ func TestClauseVerb(t *testing.T) {
 			t.Errorf("%q: the verb is not %s", query, verb)
 		}
 	}
-	if fs, clauses := fields("a b,c ; d"); !slices.Equal(fs, []string{"a", "b", "c", "d"}) || !slices.Equal(clauses, []bool{false, false, true, true}) {
+	if fs, clauses := fields("a b,c ; d — e -f"); !slices.Equal(fs, []string{"a", "b", "c", "d", "e", "-f"}) || !slices.Equal(clauses, []bool{false, false, true, true, true, false}) {
 		t.Errorf("fields: got %q %v", fs, clauses)
 	}
 }

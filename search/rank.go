@@ -1133,8 +1133,8 @@ func tokens(text string) []token {
 }
 
 // fields splits text at spaces, commas and semicolons, and reports for
-// each piece whether a comma or semicolon came before it: it begins a
-// clause (it went wrong, refund it).
+// each piece whether a comma, a semicolon or a dash written apart came
+// before it: it begins a clause (it went wrong, refund it).
 func fields(text string) (fs []string, clauses []bool) {
 	start, clause := -1, false
 	for i, r := range text + " " {
@@ -1144,6 +1144,9 @@ func fields(text string) (fs []string, clauses []bool) {
 				start = i
 			}
 			continue
+		}
+		if f := text[max(start, 0):i]; start >= 0 && strings.Trim(f, "-–—") == "" {
+			clause, start = true, -1 // a dash written apart: it changed — fix it
 		}
 		if start >= 0 {
 			fs, clauses = append(fs, text[start:i]), append(clauses, clause)

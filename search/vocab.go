@@ -452,6 +452,7 @@ var narrower = map[string][]string{
 	"pim":          {"product"},
 	"sighting":     {"observation"},
 	"seen":         {"observation"},
+	"temp":         {"temperature"},
 	"recently":     {"recent"},
 	"lately":       {"recent"},
 	"waitlist":     {"hold", "waiting"},
