@@ -18,6 +18,8 @@ func FuzzSearch(f *testing.F) {
 		"xero P&L by month", "whatsapp mom that I'll be late", "select:mcp__github__list_issues,Read",
 		"turn a city name into coordinates", "\"quoted text\" in #general", "SELECT * FROM orders WHERE id = 1",
 		"on-call", "who am i", ":", "::", "r/", "a:b:c", "tear down the VM for good", "lsit isues", "ünïcödé 🚀",
+		"it changed — fix it", "call +1 415-908-3801", "rocket.chat history", "cnv_y4xb93i", "don't delete, just unsubscribe",
+		"basecamp: to-do lists", "-", "— —", ", ,", "+", "(415)", "due next monday", "make it live", "#rust",
 	} {
 		f.Add(seed, 0)
 	}
