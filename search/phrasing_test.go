@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/execlua/execlua/pool"
@@ -253,6 +254,17 @@ func TestDottedServer(t *testing.T) {
 		"what did people say in the rocket.chat ops channel": "mcp__rocketchat__get_channel_history",
 		"my boards on monday.com":                            "mcp__monday__list_boards",
 	})
+	// A server written with a hyphen for the dot.
+	x := NewIndex(append(tools, mcpTool("booking-com", "getHotelDetails", "Get a hotel's details.")))
+	for _, name := range []string{"booking.com", "Booking.com"} {
+		if server, ok := x.dottedServer(token{text: name, value: true, implies: "file"}); !ok || !strings.HasPrefix(server, "booking") {
+			t.Errorf("%s names %q, %v; want the booking-com server", name, server, ok)
+		}
+	}
+	x = NewIndex([]pool.Tool{mcpTool("booking-com", "getHotelDetails", "Get a hotel's details."), mcpTool("hotels", "get_booking", "Get a booking.")})
+	if server, ok := x.dottedServer(token{text: "booking.com", value: true, implies: "file"}); !ok || server != "booking com" {
+		t.Errorf("booking.com names %q, %v; want the booking-com server by its hyphen", server, ok)
+	}
 }
 
 // A server's name first is a verb of sending only before whom it sends

@@ -968,7 +968,8 @@ func (x *Index) knows(k *keyword) bool {
 
 // dottedServer returns the server a token such as rocket.chat or
 // monday.com names: the letters of the whole token, or of what comes
-// before its last dot, when they are a server's name.
+// before its last dot, when they are a server's name, or the name of a
+// server written with a hyphen for the dot (booking-com).
 func (x *Index) dottedServer(tok token) (string, bool) {
 	if tok.implies != "file" || strings.ContainsAny(tok.text, "/@") {
 		return "", false
@@ -977,6 +978,12 @@ func (x *Index) dottedServer(tok token) (string, bool) {
 	for _, c := range []string{compact(f), compact(f[:max(strings.LastIndexByte(f, '.'), 0)])} {
 		if len(c) >= 3 && x.serverWord(stem(c)) {
 			return c, true
+		}
+	}
+	// A server whose name has the dot as a hyphen (booking.com, booking-com).
+	for server := range x.groups {
+		if server != "" && compact(server) == compact(f) {
+			return strings.ReplaceAll(server, "-", " "), true
 		}
 	}
 	return "", false

@@ -446,6 +446,7 @@ var narrower = map[string][]string{
 	"upsert":       {"insert", "update"},
 	"bump":         {"update", "increase"},
 	"fly":          {"flight"},
+	"land":         {"arrival", "arrive"},
 	"cheap":        {"cheapest", "price", "quote"},
 	"hike":         {"trail"},
 	"hiking":       {"trail"},
