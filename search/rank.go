@@ -981,12 +981,33 @@ func (x *Index) dottedServer(tok token) (string, bool) {
 		}
 	}
 	// A server whose name has the dot as a hyphen (booking.com, booking-com).
+	c := compact(f)
 	for server := range x.groups {
-		if server != "" && compact(server) == compact(f) {
+		if server != "" && sameLetters(server, c) {
 			return strings.ReplaceAll(server, "-", " "), true
 		}
 	}
 	return "", false
+}
+
+// sameLetters reports whether s, its letters and digits lowercased,
+// is c (as compact would make it, without its copy).
+func sameLetters(s, c string) bool {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9') {
+			continue
+		}
+		if j >= len(c) || c[j] != b {
+			return false
+		}
+		j++
+	}
+	return j == len(c)
 }
 
 // addressee reports whether the token at i can be whom a server used as
