@@ -40,6 +40,38 @@ func eval13Pool(t testing.TB) []pool.Tool {
 	return poolsOf(t, append(slices.Clip(evalPools[:10]), evalPools[11])...)
 }
 
+// upTo is the first n evaluation pools.
+func upTo(n int) func(testing.TB) []pool.Tool {
+	return func(t testing.TB) []pool.Tool { return combinedPool(t, n) }
+}
+
+// developmentHalves are the halves the ranking may be tuned on, each with
+// the pools its queries were written against (dev20 and dev21 are left
+// for the next round).
+var developmentHalves = []struct {
+	name string
+	pool func(testing.TB) []pool.Tool
+	path string
+}{
+	{"dev", upTo(1), "../testdata/search/eval/dev.json"},
+	{"dev3", upTo(2), "../testdata/search/eval3/dev3.json"},
+	{"dev5", upTo(4), "../testdata/search/eval5/dev5.json"},
+	{"dev6", upTo(5), "../testdata/search/eval6/dev6.json"},
+	{"dev7", upTo(6), "../testdata/search/eval7/dev7.json"},
+	{"dev8", upTo(7), "../testdata/search/eval8/dev8.json"},
+	{"dev9", upTo(8), "../testdata/search/eval9/dev9.json"},
+	{"dev10", upTo(9), "../testdata/search/eval10/dev10.json"},
+	{"dev11", eval11Pool, "../testdata/search/eval11/dev11.json"},
+	{"dev12", upTo(11), "../testdata/search/eval12/dev12.json"},
+	{"dev13", eval13Pool, "../testdata/search/eval13/dev13.json"},
+	{"dev14", upToWith(12, 12), "../testdata/search/eval14/dev14.json"},
+	{"dev15", upToWith(12, 13), "../testdata/search/eval15/dev15.json"},
+	{"dev16", upToWith(14, 14), "../testdata/search/eval16/dev16.json"},
+	{"dev17", upToWith(14, 15), "../testdata/search/eval17/dev17.json"},
+	{"dev18", upToWith(16, 16), "../testdata/search/eval18/dev18.json"},
+	{"dev19", upToWith(16, 17), "../testdata/search/eval19/dev19.json"},
+}
+
 // upToWith is the first n evaluation pools and the one at i: eval14's
 // and eval15's queries were written against the first twelve and their
 // own, at the same time, eval16's and eval17's against the first
@@ -90,9 +122,6 @@ func eval5Pool(t testing.TB) []pool.Tool {
 // The floors are a little under what the ranking scores (README), so
 // that a change that costs quality fails here.
 func TestQualityNewPools(t *testing.T) {
-	upTo := func(n int) func(testing.TB) []pool.Tool {
-		return func(t testing.TB) []pool.Tool { return combinedPool(t, n) }
-	}
 	for _, set := range []struct {
 		name       string
 		pool       func(testing.TB) []pool.Tool

@@ -252,56 +252,32 @@ func quiet(x *Index, queries []qualityQuery) tally {
 }
 
 // Every signal of the ranking earns its place on the development halves
-// (dev; dev3 over eval and eval3; dev5 to dev19 over the pools their
-// queries were written against): turning it
+// (developmentHalves, each over the pools its queries were written
+// against): turning it
 // off never improves their top-1 taken together (top-5 trades are
 // logged). The table it logs is the README's (go test ./search -run
 // TestSignals -v).
 func TestSignalsEarnTheirPlace(t *testing.T) {
-	evalPool := loadPool(t, "../testdata/search/eval/pool.json")
-	x := NewIndex(evalPool)
-	x3 := NewIndex(append(slices.Clip(evalPool), loadPool(t, "../testdata/search/eval3/pool.json")...))
-	dev := loadQueries(t, "../testdata/search/eval/dev.json")
-	dev3 := loadQueries(t, "../testdata/search/eval3/dev3.json")
-	x5 := NewIndex(eval5Pool(t))
-	dev5 := loadQueries(t, "../testdata/search/eval5/dev5.json")
-	x6 := NewIndex(combinedPool(t, 5))
-	dev6 := loadQueries(t, "../testdata/search/eval6/dev6.json")
-	x7 := NewIndex(combinedPool(t, 6))
-	dev7 := loadQueries(t, "../testdata/search/eval7/dev7.json")
-	x8 := NewIndex(combinedPool(t, 7))
-	dev8 := loadQueries(t, "../testdata/search/eval8/dev8.json")
-	x9 := NewIndex(combinedPool(t, 8))
-	dev9 := loadQueries(t, "../testdata/search/eval9/dev9.json")
-	x10 := NewIndex(combinedPool(t, 9))
-	dev10 := loadQueries(t, "../testdata/search/eval10/dev10.json")
-	x11 := NewIndex(eval11Pool(t))
-	dev11 := loadQueries(t, "../testdata/search/eval11/dev11.json")
-	x12 := NewIndex(combinedPool(t, 11))
-	dev12 := loadQueries(t, "../testdata/search/eval12/dev12.json")
-	x13 := NewIndex(eval13Pool(t))
-	dev13 := loadQueries(t, "../testdata/search/eval13/dev13.json")
-	x14 := NewIndex(upToWith(12, 12)(t))
-	dev14 := loadQueries(t, "../testdata/search/eval14/dev14.json")
-	x15 := NewIndex(upToWith(12, 13)(t))
-	dev15 := loadQueries(t, "../testdata/search/eval15/dev15.json")
-	x16 := NewIndex(upToWith(14, 14)(t))
-	dev16 := loadQueries(t, "../testdata/search/eval16/dev16.json")
-	x17 := NewIndex(upToWith(14, 15)(t))
-	dev17 := loadQueries(t, "../testdata/search/eval17/dev17.json")
-	x18 := NewIndex(upToWith(16, 16)(t))
-	dev18 := loadQueries(t, "../testdata/search/eval18/dev18.json")
-	x19 := NewIndex(upToWith(16, 17)(t))
-	dev19 := loadQueries(t, "../testdata/search/eval19/dev19.json")
+	type half struct {
+		name string
+		x    *Index
+		qs   []qualityQuery
+	}
+	var halves []half
+	for _, h := range developmentHalves {
+		halves = append(halves, half{h.name, NewIndex(h.pool(t)), loadQueries(t, h.path)})
+	}
 	all := func() []tally {
-		return []tally{quiet(x, dev), quiet(x3, dev3), quiet(x5, dev5), quiet(x6, dev6), quiet(x7, dev7), quiet(x8, dev8), quiet(x9, dev9),
-			quiet(x10, dev10), quiet(x11, dev11), quiet(x12, dev12), quiet(x13, dev13), quiet(x14, dev14), quiet(x15, dev15),
-			quiet(x16, dev16), quiet(x17, dev17), quiet(x18, dev18), quiet(x19, dev19)}
+		ts := make([]tally, len(halves))
+		for i, h := range halves {
+			ts[i] = quiet(h.x, h.qs)
+		}
+		return ts
 	}
 	line := func(ts []tally) string {
 		var b strings.Builder
-		for i, name := range []string{"dev", "dev3", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19"} {
-			fmt.Fprintf(&b, "%s %3d %3d  ", name, ts[i].top1, ts[i].top5)
+		for i, h := range halves {
+			fmt.Fprintf(&b, "%s %3d %3d  ", h.name, ts[i].top1, ts[i].top5)
 		}
 		return b.String()
 	}
