@@ -980,14 +980,16 @@ func (x *Index) dottedServer(tok token) (string, bool) {
 			return c, true
 		}
 	}
-	// A server whose name has the dot as a hyphen (booking.com, booking-com).
-	c := compact(f)
+	// A server whose name has the dot as a hyphen (booking.com, booking-com);
+	// of two such names (cal-com, calcom), the first in order, so that a
+	// query is always read alike.
+	c, found := compact(f), ""
 	for server := range x.groups {
-		if server != "" && sameLetters(server, c) {
-			return strings.ReplaceAll(server, "-", " "), true
+		if server != "" && sameLetters(server, c) && (found == "" || server < found) {
+			found = server
 		}
 	}
-	return "", false
+	return strings.ReplaceAll(found, "-", " "), found != ""
 }
 
 // sameLetters reports whether s, its letters and digits lowercased,
