@@ -264,7 +264,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		qs   []qualityQuery
 	}
 	var halves []half
-	for _, h := range developmentHalves {
+	for _, h := range developmentHalves() {
 		halves = append(halves, half{h.name, NewIndex(h.pool(t)), loadQueries(t, h.path)})
 	}
 	all := func() []tally {
