@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/render"
@@ -738,29 +740,30 @@ func schemaTexts(schema json.RawMessage, f func(text string)) {
 	}
 }
 
-// writeCompact writes s to b as compact would, lowercase.
+// writeCompact writes compact(s) to b.
 func writeCompact(b *strings.Builder, s string) {
 	for _, r := range s {
-		switch {
-		case 'A' <= r && r <= 'Z':
-			b.WriteByte(byte(r - 'A' + 'a'))
-		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
-			b.WriteByte(byte(r))
-		case r >= 0x80:
-			b.WriteString(strings.ToLower(string(r)))
+		if c := compactRune(r); c >= 0 {
+			b.WriteRune(c)
 		}
 	}
 }
 
-// compact keeps only letters and digits, so create_issue, create-issue and
-// createIssue compare equal.
-func compact(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x80 && !('a' <= r && r <= 'z' || '0' <= r && r <= '9') {
-			return -1
-		}
+// compact keeps only letters and digits, lowercased, so create_issue,
+// create-issue and createIssue compare equal.
+func compact(s string) string { return strings.Map(compactRune, s) }
+
+// compactRune is r as compact keeps it, or -1 when it drops it.
+func compactRune(r rune) rune {
+	switch {
+	case 'A' <= r && r <= 'Z':
+		return r + 'a' - 'A'
+	case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
 		return r
-	}, s)
+	case r >= utf8.RuneSelf:
+		return unicode.ToLower(r)
+	}
+	return -1
 }
 
 // Search runs one ToolSearch call: args is the JSON the script passed,

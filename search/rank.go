@@ -583,7 +583,7 @@ func (x *Index) plan(text string) *plan {
 		// Acme, WEB).
 		// A server's name written in its own style (QuickBooks) is a
 		// word of the pool, whatever its parts.
-		_, whole := x.words.get(stem(compact(strings.ToLower(tok.text))))
+		_, whole := x.words.get(stem(compact(tok.text)))
 		value := tok.value || said || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
 			known = known || whole && len(ws) > 1
@@ -992,24 +992,18 @@ func (x *Index) dottedServer(tok token) (string, bool) {
 	return strings.ReplaceAll(found, "-", " "), found != ""
 }
 
-// sameLetters reports whether s, its letters and digits lowercased,
-// is c (as compact would make it, without its copy).
+// sameLetters reports whether compact(s) is c, without making it.
 func sameLetters(s, c string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
+	for _, r := range s {
+		if k := compactRune(r); k >= 0 {
+			d, size := utf8.DecodeRuneInString(c)
+			if size == 0 || d != k {
+				return false
+			}
+			c = c[size:]
 		}
-		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9') {
-			continue
-		}
-		if j >= len(c) || c[j] != b {
-			return false
-		}
-		j++
 	}
-	return j == len(c)
+	return c == ""
 }
 
 // addressee reports whether the token at i can be whom a server used as
