@@ -554,6 +554,14 @@ func (x *Index) plan(text string) *plan {
 			}
 		}
 	}
+	// imply adds word w, which the query implies (a file for notes.md,
+	// errors for a why), at a lower weight, unless the query has it.
+	imply := func(w string) {
+		if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
+			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+			kept++
+		}
+	}
 	toks := tokens(text)
 	for i, tok := range toks {
 		// A service written as its domain or with a dot (rocket.chat,
@@ -562,18 +570,19 @@ func (x *Index) plan(text string) *plan {
 			tok = token{text: server}
 		}
 		ws := words(tok.text)
-		if long, ok := abbreviations[strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'"))]; ok {
+		lw := bareWord(tok.text)
+		if long, ok := abbreviations[lw]; ok {
 			ws = strings.Fields(long)
 		}
 		// What a message is to say ("tell them that the build is green",
 		// "a note saying it is approved") is its content: values, not the
 		// request.
-		if lw := strings.ToLower(strings.Trim(tok.text, ".,:;!?\"'")); params.said && len(ws) == 1 {
+		if params.said && len(ws) == 1 {
 			if sayWords[lw] && (posting || medium || slices.ContainsFunc(all, func(k keyword) bool { return messageNouns[k.word] })) || lw == "that" && (told || medium) {
 				said = true
 				told = told || medium
 			}
-			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw]) && x.addressee(toks, 1)
+			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw]) && len(toks) > 1 && x.addressee(toks[1])
 			told = told || tellWords[lw]
 			posting = posting || told || postWords[lw]
 		}
@@ -593,7 +602,7 @@ func (x *Index) plan(text string) *plan {
 		})
 		// A day after next, this, every or on is a date (due next
 		// monday), not a server of that name.
-		if lw := strings.ToLower(strings.Trim(tok.text, ".,:;!?")); weekdays[lw] && i > 0 && dateWords[strings.ToLower(toks[i-1].text)] {
+		if weekdays[lw] && i > 0 && dateWords[bareWord(toks[i-1].text)] {
 			value = true
 		}
 		// A clause that begins with a verb, after one that has none,
@@ -698,10 +707,7 @@ func (x *Index) plan(text string) *plan {
 		// A value says what kind of thing it is: a URL, a person's
 		// address (a user: offboard bob@acme.com), a file, a channel.
 		for _, w := range strings.Fields(tok.implies) {
-			if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-				all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
-				kept++
-			}
+			imply(w)
 		}
 		// After a label that follows a verb of posting or telling ("tweet:
 		// we are live", "post on bluesky: shipping today"), the rest is
@@ -714,8 +720,8 @@ func (x *Index) plan(text string) *plan {
 		// to look.
 		// So does one after via, using, in or on (send it via mailgun,
 		// in snowflake, delete the rows).
-		server := stem(strings.ToLower(strings.Trim(tok.text, ":,.;!?()")))
-		by := i > 0 && throughWords[strings.ToLower(toks[i-1].text)] && params.through
+		server := stem(lw)
+		by := i > 0 && throughWords[bareWord(toks[i-1].text)] && params.through
 		if (tok.label && !posting || by) && x.serverWord(server) {
 			sp, _ := x.words.get(server)
 			p.servers = append(p.servers, sp.f[fServer])
@@ -755,34 +761,27 @@ func (x *Index) plan(text string) *plan {
 		kept++
 	}
 	// Why something fails or does not show asks to read its errors.
-	if params.why && len(all) > 0 && all[0].word == "why" {
-		if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == "error" }) {
-			all = append(all, keyword{word: "error", stem: stem("error"), weight: params.implied})
-			kept++
-		}
+	if params.why && firstWord(all) == "why" {
+		imply("error")
 		p.verb, p.intent, p.asks = reads, reads, true
 	}
 	// When something is asks for its date.
-	if len(all) > 0 && params.question {
-		if w, ok := questionImplies[all[0].word]; ok && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
-			kept++
-		}
+	if w, ok := questionImplies[firstWord(all)]; ok && params.question {
+		imply(w)
 	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
 	// A question on what is (is our app allowed to ..., are the doors
 	// open) asks, whatever word comes first after it.
-	if params.question && len(all) > 0 && copulas[all[0].word] {
+	if params.question && copulas[firstWord(all)] {
 		p.verb, p.intent = noVerb, reads
 	}
-	if params.question && p.verb == noVerb && len(all) > 0 && questionWords[all[0].word] {
+	if params.question && p.verb == noVerb && questionWords[firstWord(all)] {
 		p.verb, p.asks = reads, true
 		// A yes-no question (is the door open, are the lights on) asks
 		// for a state.
-		if yesNo[all[0].word] && params.state && kept > 0 && !slices.ContainsFunc(all, func(k keyword) bool { return k.word == "state" }) {
-			all = append(all, keyword{word: "state", stem: stem("state"), weight: params.implied})
-			kept++
+		if yesNo[all[0].word] && params.state && kept > 0 {
+			imply("state")
 		}
 	}
 	p.single = kept == 1
@@ -1006,17 +1005,28 @@ func sameLetters(s, c string) bool {
 	return c == ""
 }
 
-// addressee reports whether the token at i can be whom a server used as
+// addressee reports whether tok can be whom a server used as
 // a verb sends to (whatsapp mom, slack the team): a stop word, a value or
 // a word the pool does not have, not an object of the server's own
 // (woocommerce products).
-func (x *Index) addressee(toks []token, i int) bool {
-	if i >= len(toks) {
-		return false
-	}
-	w := strings.ToLower(strings.Trim(toks[i].text, ".,:;!?\"'"))
+func (x *Index) addressee(tok token) bool {
+	w := bareWord(tok.text)
 	_, known := x.words.get(stem(w))
-	return toks[i].value || isStop(w) || !known
+	return tok.value || isStop(w) || !known
+}
+
+// bareWord is a token's text lowercased, without the punctuation and
+// quotes around it.
+func bareWord(text string) string {
+	return strings.ToLower(strings.Trim(text, ".,:;!?\"'()"))
+}
+
+// firstWord is the first keyword's word, or "".
+func firstWord(all []keyword) string {
+	if len(all) == 0 {
+		return ""
+	}
+	return all[0].word
 }
 
 // pastOrDenied reports whether the verb at h is past (finished) or
