@@ -900,9 +900,9 @@ func (x *Index) variants(k *keyword) {
 			}
 			// Its second letter dropped or mistyped (hurly, hourly), for
 			// words long enough to be told apart from others so.
-			if len(k.word) >= 5 {
-				for c := byte('a'); c <= 'z'; c++ {
-					if pre := st[:1] + string(c); !slices.Contains(starts, pre) {
+			if first := st[0] - 'a'; len(k.word) >= 5 && first < 26 {
+				for _, pre := range letterPairs[first] {
+					if !slices.Contains(starts, pre) {
 						starts = append(starts, pre)
 					}
 				}
@@ -913,8 +913,8 @@ func (x *Index) variants(k *keyword) {
 				}
 				x.words.near(pre, func(key string, p *post) {
 					near := oneEdit(key, st) || oneEdit(key, k.word)
-					if y := strings.TrimSuffix(key, "i") + "y"; !near && len(y) == len(key) {
-						near = oneEdit(y, k.word) // flaky as the pool has it, flaki as a stem
+					if !near && strings.HasSuffix(key, "i") {
+						near = oneEdit(key[:len(key)-1]+"y", k.word) // flaky as the pool has it, flaki as a stem
 					}
 					if len(k.word) < 5 {
 						near = swapped(key, k.word)
@@ -948,6 +948,17 @@ func (x *Index) variants(k *keyword) {
 	reach(synonymTable[key], params.synonym, false)
 	reach(relatedTable[key], params.related, true)
 }
+
+// letterPairs are the two-letter prefixes, by their first letter: made
+// once, as a near spelling tries all 26 of its first letter's.
+var letterPairs = func() (pairs [26][26]string) {
+	for a := range pairs {
+		for b := range pairs[a] {
+			pairs[a][b] = string([]byte{byte('a' + a), byte('a' + b)})
+		}
+	}
+	return pairs
+}()
 
 // knows reports whether the vocabulary reaches a word of the pool from
 // keyword k: then k is a word in its own right (transit reaches
