@@ -511,12 +511,12 @@ func TestNeverMind(t *testing.T) {
 // HVAC, a bookmark folder is a collection.
 func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
 	tools := []pool.Tool{
-		mcpTool("kraken", "add_order", "Place a buy or sell order."),
-		mcpTool("kraken", "get_ticker", "Get the ticker of a bitcoin pair."),
+		mcpTool("kraken", "add_order", "Place an order."),
+		mcpTool("kraken", "get_ticker", "Get the ticker of a pair: the price to buy at."),
 		mcpTool("matrix", "leave_room", "Leave a room."),
 		mcpTool("matrix", "get_room_messages", "Get the messages of a room."),
 		mcpTool("ecobee", "setHvacMode", "Set the HVAC mode: heat, cool, auto or off."),
-		mcpTool("ecobee", "resumeProgram", "Resume the program."),
+		mcpTool("ecobee", "resumeProgram", "Turn the program off and back on."),
 		mcpTool("raindrop", "createCollection", "Create a collection of bookmarks."),
 		mcpTool("raindrop", "createRaindrop", "Save a bookmark."),
 	}
@@ -526,6 +526,9 @@ func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
 		"turn the AC off on the ecobee":           "mcp__ecobee__setHvacMode",
 		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
 	})
+	if p := NewIndex(tools).plan("buy some bitcoin"); !slices.Contains(p.kws[p.head].sense, "order") {
+		t.Errorf("buying bitcoin places no order: %+v", p.kws[p.head])
+	}
 	// Seen recently asks for recent observations; the miles on a car its
 	// odometer.
 	tools = []pool.Tool{
