@@ -38,17 +38,16 @@ func TestNameVerbIsNoStopWord(t *testing.T) {
 	})
 }
 
-// A capitalized word the vocabulary knows (VM) is no person's or
-// product's name, and the particle of a phrasal verb is no prefix (down
-// of tear down is not download).
-func TestKnownAcronyms(t *testing.T) {
+// The particle of a phrasal verb is no prefix (down of tear down is not
+// download), and a capitalized word the vocabulary knows (VM) reaches
+// the pool through it.
+func TestParticleIsNoPrefix(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("digitalocean", "droplet-delete", "Delete a Droplet."),
 		mcpTool("wordpress", "deletePost", "Delete a post for good."),
 		mcpTool("files", "download_file", "Download a file."),
 	}
 	wantFirst(t, tools, map[string]string{"tear down the VM for good": "mcp__digitalocean__droplet-delete"})
-	ruleMatters(t, tools, "tear down the VM for good", "mcp__digitalocean__droplet-delete", func(r *ranking) { r.acronyms = false })
 }
 
 // Turning or making something into something else converts it.
@@ -580,4 +579,110 @@ func TestPutOnACalendar(t *testing.T) {
 	if !slices.Contains(p.kws[p.head].sense, "add") {
 		t.Errorf("put ... on the calendar does not add: %+v", p.kws[p.head])
 	}
+}
+
+// A past verb reaches the nouns derived from it: who is connected asks
+// for the connections.
+func TestPastVerbsReachTheirNouns(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("broker", "list_connections", "List the clients' connections."),
+		mcpTool("broker", "get_overview", "Get an overview of the broker: version and nodes."),
+		mcpTool("appstore", "connect_app", "Link an app to the store."),
+	}
+	wantFirst(t, tools, map[string]string{"who is connected to the broker": "mcp__broker__list_connections"})
+	ruleMatters(t, tools, "who is connected to the broker", "mcp__broker__list_connections", func(r *ranking) { r.nouns = 0 })
+}
+
+// Plurals no ending rule folds meet their singular: indices and index,
+// menus and menu (whose -us is no status's).
+func TestIrregularPlurals(t *testing.T) {
+	for plural, one := range map[string]string{"indices": "index", "menus": "menu", "children": "child", "status": "status"} {
+		if got, want := stem(plural), stem(one); got != want {
+			t.Errorf("stem(%q) = %q, want %q as for %q", plural, got, want, one)
+		}
+	}
+	tools := []pool.Tool{
+		mcpTool("pos", "get_menus", "Get the published menus of a restaurant."),
+		mcpTool("pos", "get_stock", "Get the stock of menu items."),
+	}
+	wantFirst(t, tools, map[string]string{"what is on our menu": "mcp__pos__get_menus"})
+}
+
+// A question beginning with where asks to track (where is my food);
+// ties go to the tool to start from, one named for searching or listing
+// (a server's name alone).
+func TestWhereTracksAndTiesBrowse(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("eats", "place_order", "Place an order for food."),
+		mcpTool("eats", "track_order", "Follow an order on its way."),
+	}
+	wantFirst(t, tools, map[string]string{"where is my food order": "mcp__eats__track_order"})
+	news := []pool.Tool{
+		mcpTool("news", "get_edition", "Get an edition."),
+		mcpTool("news", "get_item", "Get an item."),
+		mcpTool("news", "search_content", "Search content."),
+	}
+	wantFirst(t, news, map[string]string{"news": "mcp__news__search_content", "news api": "mcp__news__search_content"})
+}
+
+// "API" closing a query asks for the service: a tool about APIs does not
+// win for it.
+func TestClosingAPIIsNoKeyword(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("secrets", "scan_secrets", "Scan text for leaked API keys of the guardian service."),
+		mcpTool("guardian", "search_content", "Search articles."),
+	}
+	wantFirst(t, tools, map[string]string{"guardian api": "mcp__guardian__search_content"})
+}
+
+// Fixing or correcting a detail edits it.
+func TestFixingEdits(t *testing.T) {
+	wantFirst(t, []pool.Tool{
+		mcpTool("db", "add_documents", "Add documents with metadata to a collection."),
+		mcpTool("db", "update_documents", "Change documents in a collection."),
+	}, map[string]string{"fix the metadata of some documents": "mcp__db__update_documents"})
+	wantFirst(t, []pool.Tool{
+		mcpTool("tree", "search_persons", "Search persons by name and birth date."),
+		mcpTool("tree", "update_person", "Change a person's details."),
+	}, map[string]string{"correct my grandfather's birth place": "mcp__tree__update_person"})
+}
+
+// A medium word in a question (what text is on the page) sends nothing;
+// doing things in one go does them in bulk; a vendor reaches the products
+// its servers are named for (vmware, vsphere); a gem is a package.
+func TestMediaBatchesAndVendors(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("site", "publish_site", "Publish the site: send the text of its pages live."),
+		mcpTool("site", "get_page_content", "Get the text of a page."),
+		mcpTool("plc", "read_node", "Read the value of a node."),
+		mcpTool("plc", "read_multiple_nodes", "Read the values of several nodes."),
+		mcpTool("proxmox", "start_vm", "Start a VM."),
+		mcpTool("vsphere", "power_on_vm", "Power on a virtual machine."),
+		mcpTool("packages", "search_packages", "Search the package registry."),
+		mcpTool("pdf", "extract_text", "Extract the text of a PDF."),
+	}
+	wantFirst(t, tools, map[string]string{
+		"what text is on the pricing page":         "mcp__site__get_page_content",
+		"read node A, node B and node C in one go": "mcp__plc__read_multiple_nodes",
+		"start the vmware vm":                      "mcp__vsphere__power_on_vm",
+		"find a ruby gem for pdf":                  "mcp__packages__search_packages",
+	})
+}
+
+// An argument written out (run_date=2026-12-01) is a value, its name too.
+func TestArgumentsAreValues(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("jobs", "run_job_now", "Trigger a job run now."),
+		mcpTool("jobs", "get_run", "Get a job run by id: its state and start date."),
+	}
+	wantFirst(t, tools, map[string]string{"trigger job 123 with run_date=2026-12-01": "mcp__jobs__run_job_now"})
+}
+
+// Self in a name is the user: the events I signed up for are the self
+// events.
+func TestSelfIsMe(t *testing.T) {
+	wantFirst(t, []pool.Tool{
+		mcpTool("meetup", "list_group_events", "List the events of a group."),
+		mcpTool("meetup", "get_self_events", "List the events of the member."),
+	}, map[string]string{"which events have i signed up for": "mcp__meetup__get_self_events"})
 }

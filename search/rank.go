@@ -34,14 +34,14 @@ import (
 var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 3.5, fHint: 2, fDesc: 1.5, fSchema: 0.75},
 	substring: 1,
-	synonym:   0.6, related: 0.4, derived: 0.8, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, names: true, phrasal: true,
+	synonym:   0.6, related: 0.4, derived: 0.8, nouns: 0.4, prefix: 0.5, typo: 0.6,
+	value: 0.3, stop: 0.15, implied: 0.5, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
 	cover:    2, surface: 0.3, plural: 0.6, one: 1, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, through: true, asks: 5, phrasalQ: 0.8, medium: true, acronyms: true,
+	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, through: true, asks: 5, phrasalQ: 0.8, medium: true,
 }
 
 type ranking struct {
@@ -49,8 +49,8 @@ type ranking struct {
 	substring float64          // a substring of the name (sql in mysql)
 	// How a keyword reaches a word other than its own, relative to itself.
 	synonym, related, derived, prefix, typo float64
+	nouns                                   float64 // a past verb reaching the nouns derived from it (connected, connections)
 	value                                   float64 // a keyword that looks like an argument value
-	names                                   bool    // whether a capitalized word the pool does not know is a value
 	said                                    bool    // whether what a message is to say weighs as a value
 	question                                bool    // whether a question reads, for the verb bonus
 	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
@@ -67,7 +67,6 @@ type ranking struct {
 	asks                                    float64 // a question against a tool named to change or destroy
 	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
 	medium                                  bool    // whether a server's name first, before what to say, sends it
-	acronyms                                bool    // whether a capitalized word the vocabulary knows (VM) is no value
 	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
 	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
 	stop                                    float64 // a stop word, among other keywords
@@ -586,19 +585,17 @@ func (x *Index) plan(text string) *plan {
 			told = told || tellWords[lw]
 			posting = posting || told || postWords[lw]
 		}
-		// An id such as web-5d8 or i-0abc123 makes its whole token a value;
-		// so does a capitalized word after the first that the pool does
-		// not know: a person's, a company's or a project's name (Priya,
-		// Acme, WEB).
+		// An id such as web-5d8 or i-0abc123 makes its whole token a
+		// value. (A capitalized word the pool does not know, a person's
+		// or a company's name, is not: it matches nothing anyway, and
+		// weighing it down changed too few queries, for the worse.)
 		// A server's name written in its own style (QuickBooks) is a
 		// word of the pool, whatever its parts.
 		_, whole := x.words.get(stem(compact(tok.text)))
 		value := tok.value || said || slices.ContainsFunc(ws, func(w string) bool {
 			_, known := x.words.get(stem(w))
 			known = known || whole && len(ws) > 1
-			// An abbreviation the vocabulary knows (VM, DB) is no name.
-			known = known || params.acronyms && x.knows(&keyword{word: strings.ToLower(w)})
-			return !known && (mixed(w) || i > 0 && params.names && startsUpper(tok.text)) || idLike(w)
+			return !known && mixed(w) || idLike(w)
 		})
 		// A day after next, this, every or on is a date (due next
 		// monday), not a server of that name.
@@ -749,8 +746,9 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	// A medium used as the query's verb before whom or what it sends
-	// (email the report to finance, text a customer) sends it.
-	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) {
+	// (email the report to finance, text a customer) sends it; in a
+	// question (what text is on the page) it is no verb.
+	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) && !questionWords[firstWord(all)] {
 		medium, said = true, true
 	}
 	// A server's name used as a verb before what to say (whatsapp mom
@@ -769,6 +767,21 @@ func (x *Index) plan(text string) *plan {
 	if w, ok := questionImplies[firstWord(all)]; ok && params.question {
 		imply(w)
 	}
+	// Doing things in one go, in one call or at once does them in bulk.
+	for i := 1; i < len(all); i++ {
+		if batchPhrases[[2]string{all[i-1].word, all[i].word}] {
+			for _, k := range all[i-1 : i+1] {
+				if !isStop(k.word) && !k.part {
+					kept--
+				}
+			}
+			all[i-1].part, all[i].part = true, true
+			imply("batch")
+			imply("multiple")
+			imply("bulk")
+			break
+		}
+	}
 	// A question (what song is playing, which doors are open, who is on
 	// call) reads, whatever its first word.
 	// A question on what is (is our app allowed to ..., are the doors
@@ -783,6 +796,12 @@ func (x *Index) plan(text string) *plan {
 		if yesNo[all[0].word] && params.state && kept > 0 {
 			imply("state")
 		}
+	}
+	// "API" closing a query (bugsnag api, restaurant menu api) asks for
+	// the service, not for a tool about APIs.
+	if n := len(all) - 1; n > 0 && all[n].word == "api" && kept > 1 {
+		all[n].part = true
+		kept--
 	}
 	p.single = kept == 1
 	if kept == 0 {
@@ -934,6 +953,7 @@ func (x *Index) variants(k *keyword) {
 		}
 	}
 	reach(derive(k.word), params.derived, false)
+	reach(nounsOf(k.word), params.nouns, false)
 	for _, w := range k.also {
 		reach([]string{stem(w)}, params.phrasalQ, false)
 		reach(synonymTable[stem(w)], params.synonym, false)
@@ -1095,9 +1115,16 @@ var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over"
 // copulas begin a question on what is, which has no verb of action.
 var copulas = wordSet("is", "are", "was", "were")
 
-// questionImplies are the words a question's first word asks for. Where
-// is left out: where is my package asks to track it, not for a place.
-var questionImplies = map[string]string{"when": "date"}
+// questionImplies are the words a question's first word asks for: when
+// a date, who people, and where is my package asks to track it (not for
+// a place).
+var questionImplies = map[string]string{"when": "date", "where": "track"}
+
+// batchPhrases ask for many things done by one call.
+var batchPhrases = map[[2]string]bool{
+	{"one", "go"}: true, {"one", "call"}: true, {"one", "request"}: true,
+	{"at", "once"}: true, {"one", "shot"}: true, {"one", "batch"}: true,
+}
 
 // yesNo begin a question answered yes or no.
 var yesNo = wordSet("is", "are", "does", "do")
@@ -1166,6 +1193,11 @@ func tokens(text string) []token {
 		}
 		if phoneNumber(f) {
 			t.value, t.implies = true, "phone"
+		}
+		// An argument written out (run_date=2026-12-01, kind=api) is a
+		// value, its name too.
+		if eq := strings.IndexByte(f, '='); eq > 0 && eq < len(f)-1 {
+			t.value = true
 		}
 		// Two decimal numbers in a row are a place's coordinates.
 		if n := len(out); n > 0 && decimal(f) && decimal(out[n-1].text) && out[n-1].implies == "" {
@@ -1267,11 +1299,6 @@ func valueKind(f string) string {
 		return "repository" // owner/name
 	}
 	return ""
-}
-
-func startsUpper(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsUpper(r)
 }
 
 // phoneNumber reports a phone number written as one token: +14155550123,
@@ -1425,11 +1452,30 @@ func (s *scores) compare(a, b int32) int {
 	if s.left != nil && s.left[a] != s.left[b] {
 		return int(s.left[a]) - int(s.left[b])
 	}
+	if ba, bb := browses(ea), browses(eb); ba != bb {
+		if ba {
+			return -1
+		}
+		return 1
+	}
 	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
 		return c
 	}
 	return int(a) - int(b)
 }
+
+// browses reports whether a tool is named for searching or listing: of
+// tools tied on a query (a server's name alone), the one to start from.
+func browses(e *entry) bool {
+	for _, w := range e.own {
+		if !w.ns {
+			return browseVerbs[w.word]
+		}
+	}
+	return false
+}
+
+var browseVerbs = wordSet("search", "list", "query", "find", "browse")
 
 func kindOrder(a, b *entry) int {
 	if a.mcp {

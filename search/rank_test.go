@@ -323,15 +323,6 @@ func TestDerivedFormsAndPhrasalVerbs(t *testing.T) {
 	})
 }
 
-// A capitalized word the pool does not know is a name (a person, a
-// company): it weighs as a value, so its near spellings do not pull tools.
-func TestNamesWeighAsValues(t *testing.T) {
-	whois := mcpTool("crm", "whois", "Look up who sent something.")
-	whois.SearchHint = "message sender"
-	tools := []pool.Tool{whois, mcpTool("shop", "order", "An order.")}
-	wantFirst(t, tools, map[string]string{"message Orden": "mcp__crm__whois"})
-}
-
 // A word the vocabulary knows is a word in its own right: it reaches the
 // pool through the vocabulary, not as the prefix of a longer word or as
 // a misspelling (commute is no commuter; transit is no transition).

@@ -109,7 +109,7 @@ var verbWords = func() map[string]bool {
 
 // nounGroups are nouns that name one another.
 var nounGroups = [][]string{
-	{"me", "i", "my", "myself", "whoami"},
+	{"me", "i", "my", "myself", "whoami", "self"},
 	{"directory", "folder", "dir"},
 	{"repository", "repo", "codebase"},
 	{"pr", "pull"},
@@ -186,7 +186,7 @@ var nounGroups = [][]string{
 	{"domain", "dns", "hostname"},
 	{"function", "lambda", "serverless"},
 	{"queue", "topic"},
-	{"package", "dependency", "library", "module"},
+	{"package", "dependency", "library", "module", "gem"},
 	{"vulnerability", "cve", "advisory"},
 	{"video", "clip", "movie"},
 	{"song", "track", "music", "audio"},
@@ -537,18 +537,23 @@ var narrower = map[string][]string{
 	"toot":         {"post", "mastodon"},
 	"fediverse":    {"mastodon"},
 	"insta":        {"instagram"},
-	"ig":           {"instagram"},
-	"umbrella":     {"weather", "forecast"},
-	"deprovision":  {"deactivate", "delete"},
-	"blame":        {"log", "history"},
-	"unstage":      {"reset"},
-	"cc":           {"recipient"},
-	"notebook":     {"note"},
-	"scrape":       {"fetch", "page"},
-	"crawl":        {"fetch", "page"},
-	"reschedule":   {"update", "event"},
-	"rsvp":         {"respond", "event"},
-	"forward":      {"send"},
+	// A vendor reaches the products it names its servers for.
+	"vmware":      {"vsphere", "vcenter", "esxi"},
+	"oracle":      {"oci"},
+	"hashicorp":   {"terraform", "vault", "consul", "nomad"},
+	"atlassian":   {"jira", "confluence", "bitbucket", "opsgenie", "statuspage"},
+	"ig":          {"instagram"},
+	"umbrella":    {"weather", "forecast"},
+	"deprovision": {"deactivate", "delete"},
+	"blame":       {"log", "history"},
+	"unstage":     {"reset"},
+	"cc":          {"recipient"},
+	"notebook":    {"note"},
+	"scrape":      {"fetch", "page"},
+	"crawl":       {"fetch", "page"},
+	"reschedule":  {"update", "event"},
+	"rsvp":        {"respond", "event"},
+	"forward":     {"send"},
 	// Telling someone on a thread or a ticket is replying or commenting
 	// there.
 	"tell":       {"reply", "comment"},
@@ -625,6 +630,11 @@ var apart = map[string][]string{
 	"check in": nil, "log in": nil, "log out": nil, "sign in": nil, "sign out": nil,
 }
 
+// fixing is fix's and correct's sense: a detail fixed is edited.
+var fixing = []sense{
+	{objects: stemSet("title", "typo", "name", "spelling", "description", "text", "date", "price", "address", "caption", "subject", "time", "email", "appointment", "event", "meeting", "entry", "record", "metadata", "field", "detail", "info", "label", "tag", "place"), verbs: []string{"update", "edit"}},
+}
+
 // senses are the meanings of a verb that depend on its object: open a
 // page visits it, open a file reads it, open a pull request creates it,
 // open a door unlocks it. When one of the first words after the verb is
@@ -659,9 +669,8 @@ var senses = map[string][]sense{
 	"put": {
 		{objects: stemSet("list", "todo", "todolist", "calendar", "agenda", "board", "schedule", "backlog"), verbs: []string{"add", "create"}, far: true},
 	},
-	"fix": {
-		{objects: stemSet("title", "typo", "name", "spelling", "description", "text", "date", "price", "address", "caption", "subject", "time", "email", "appointment", "event", "meeting", "entry", "record"), verbs: []string{"update", "edit"}},
-	},
+	"fix":     fixing,
+	"correct": fixing,
 	"declare": {
 		{objects: stemSet("incident", "outage", "emergency"), verbs: []string{"create"}},
 	},
@@ -769,6 +778,24 @@ func forms(word string, out []string) []string {
 	if b, ok := trim("al"); ok && strings.ContainsRune("vw", rune(b[len(b)-1])) { // removal, approval, renewal
 		add(b)
 		add(b + "e")
+	}
+	return out
+}
+
+// nounsOf returns, as stems, the nouns derived from verb word
+// (connection for connected, deployment for deploy): the way back from
+// derive, weaker, as what a verb names is often no such thing.
+func nounsOf(word string) []string {
+	s := stem(word)
+	if len(s) < 4 || !strings.HasSuffix(word, "ed") {
+		return nil
+	}
+	out := []string{stem(s + "ion"), stem(s + "ation"), stem(s + "ment")}
+	if b, ok := strings.CutSuffix(s, "i"); ok { // notifi: notification
+		out = append(out, stem(b+"ication"))
+	}
+	if b, ok := strings.CutSuffix(s, "b"); ok { // subscrib: subscription
+		out = append(out, stem(b+"ption"))
 	}
 	return out
 }

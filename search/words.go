@@ -170,6 +170,9 @@ func singular(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
+	if one, ok := irregularPlurals[w]; ok {
+		return one
+	}
 	switch {
 	case strings.HasSuffix(w, "ies") && len(w) > 4:
 		w = w[:len(w)-3] + "y"
@@ -181,6 +184,16 @@ func singular(w string) string {
 		w = w[:len(w)-1]
 	}
 	return w
+}
+
+// irregularPlurals are the plurals of words tools name that no ending
+// rule folds (indices, children, and menus, whose -us is no status's).
+// Plurals that are also verbs' forms (leaves, lives, analyses) are left
+// out.
+var irregularPlurals = map[string]string{
+	"menus": "menu", "gurus": "guru", "haikus": "haiku", "indices": "index", "matrices": "matrix", "vertices": "vertex", "appendices": "appendix",
+	"children": "child", "women": "woman", "criteria": "criterion", "mice": "mouse",
+	"geese": "goose", "feet": "foot", "teeth": "tooth", "phenomena": "phenomenon",
 }
 
 // foldsE reports whether stem drops the final e of w, after its plural
