@@ -686,3 +686,15 @@ func TestSelfIsMe(t *testing.T) {
 		mcpTool("meetup", "get_self_events", "List the events of the member."),
 	}, map[string]string{"which events have i signed up for": "mcp__meetup__get_self_events"})
 }
+
+// A noun before an id names one of its kind: order QZ3M0P9RST is read by
+// get_order, not listed by list_orders, whose arguments say more.
+func TestANounBeforeAnIdNamesOne(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("pos", "get_order", "Get an order by id with its line items."),
+		mcpTool("pos", "list_orders", "List the orders of the merchant, with their line items, payments and discounts."),
+	}
+	query := "show order QZ3M0P9RST with its line items and payments"
+	wantFirst(t, tools, map[string]string{query: "mcp__pos__get_order", "show orders with their payments": "mcp__pos__list_orders"})
+	ruleMatters(t, tools, query, "mcp__pos__get_order", func(r *ranking) { r.named = 0 })
+}

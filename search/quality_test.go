@@ -321,6 +321,7 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"share of the name covered", func(r *ranking) { r.cover = 0 }},
 		{"word as written (singular/plural)", func(r *ranking) { r.surface = 0 }},
 		{"a plural asks for a name in the plural", func(r *ranking) { r.plural, r.one = 0, 0 }},
+		{"a noun before an id names one (order 4417)", func(r *ranking) { r.named = 0 }},
 		{"name words in the query's order", func(r *ranking) { r.order = 0 }},
 		{"phrases in the description", func(r *ranking) { r.phrase = 0 }},
 		{"annotations against intent", func(r *ranking) { r.intent = false }},

@@ -38,7 +38,7 @@ var params = ranking{
 	value: 0.3, stop: 0.15, implied: 0.5, phrasal: true,
 	idfPower: 0.5,
 	coord:    0.75,
-	cover:    2, surface: 0.3, plural: 0.6, one: 1, order: 0.5, head: 1, verb: 0.7,
+	cover:    2, surface: 0.3, plural: 0.6, one: 1, named: 4, order: 0.5, head: 1, verb: 0.7,
 	phrase: 0.2, descSurface: 0.1,
 	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
 	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, through: true, asks: 5, phrasalQ: 0.8, medium: true,
@@ -76,6 +76,7 @@ type ranking struct {
 	surface                                 float64 // per keyword written as in the name (issue, not issues)
 	plural                                  float64 // more for a plural keyword written as in the name (list_envelopes)
 	one                                     float64 // less for a plural keyword whose singular is in the name (get_envelope)
+	named                                   float64 // less for a name with the plural of a noun an id follows (order 4417, list_orders)
 	order                                   float64 // per pair of neighbouring name words in the query's order
 	phrase                                  float64 // per pair of description words next to each other in the query
 	intent                                  bool    // whether annotations weigh against the query's intent
@@ -171,6 +172,7 @@ type keyword struct {
 	particle   bool     // the up of spin up
 	part       bool     // on or call of on-call, when oncall is a word of the pool
 	joined     bool     // oncall of on-call
+	single     bool     // a noun before an id: one thing of its kind (order 4417)
 	stop       bool
 	vars       []variant
 }
@@ -473,6 +475,8 @@ func (s *scores) finishName(id int32) {
 			}
 		} else if r.literal && singular(w) != w && singular(w) == nw.word {
 			bonus -= params.one // envelopes asks for many; get_envelope reads one
+		} else if r.literal && p.kws[r.k].single && singular(nw.word) == w {
+			bonus -= params.named // order QZ3M0P9RST reads one; list_orders lists many
 		}
 		if prev >= 0 && r.pos > prev {
 			bonus += params.order
@@ -612,6 +616,11 @@ func (x *Index) plan(text string) *plan {
 			if w := strings.ToLower(ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] || senses[w] != nil {
 				verb = false
 			}
+		}
+		// A noun before an id or a quoted name (order QZ3M0P9RST, device
+		// 4455667788, catalog 'prod') names one of its kind.
+		if last >= 0 && (value && (strings.ContainsFunc(tok.text, unicode.IsDigit) || strings.ContainsRune("\"'`“‘", []rune(tok.text)[0])) || isNumber(lw)) && singular(all[last].word) == all[last].word {
+			all[last].single = true
 		}
 		for j, w := range ws {
 			prev := last
