@@ -698,3 +698,19 @@ func TestANounBeforeAnIdNamesOne(t *testing.T) {
 	wantFirst(t, tools, map[string]string{query: "mcp__pos__get_order", "show orders with their payments": "mcp__pos__list_orders"})
 	ruleMatters(t, tools, query, "mcp__pos__get_order", func(r *ranking) { r.named = 0 })
 }
+
+// A misspelt first word is still the query's first word, through its
+// near spellings: refnd sale starts like refund_sale.
+func TestMisspeltFirstWord(t *testing.T) {
+	x := NewIndex([]pool.Tool{
+		mcpTool("shop", "get_sale", "Get a sale."),
+		mcpTool("shop", "refund_sale", "Refund a sale."),
+	})
+	p := x.plan("refnd sale")
+	if p.head < 0 || !p.headStem(stem("refund")) || p.headStem(stem("sale")) {
+		t.Errorf("refnd sale: refund is not the first word: %+v", p.kws)
+	}
+	if p := x.plan("refund sale"); !p.headStem(stem("refund")) {
+		t.Errorf("refund sale: refund is not the first word")
+	}
+}

@@ -172,6 +172,7 @@ type keyword struct {
 	particle   bool     // the up of spin up
 	part       bool     // on or call of on-call, when oncall is a word of the pool
 	joined     bool     // oncall of on-call
+	misspelt   bool     // no word of the pool nor of the vocabulary: its near spellings stand for it
 	single     bool     // a noun before an id: one thing of its kind (order 4417)
 	stop       bool
 	vars       []variant
@@ -496,7 +497,7 @@ func (s *scores) finishName(id int32) {
 func (p *plan) headStem(s string) bool {
 	k := &p.kws[p.head]
 	if k.also == nil {
-		return k.stem == s
+		return k.stem == s || k.misspelt && slices.ContainsFunc(k.vars, func(v variant) bool { return v.stem == s && v.q == params.typo })
 	}
 	return slices.ContainsFunc(k.also, func(w string) bool { return stem(w) == s })
 }
@@ -908,6 +909,7 @@ func (x *Index) variants(k *keyword) {
 	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
 	} else if !isStop(k.word) && !k.particle && !(params.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
+		k.misspelt = !ok
 		if doubt {
 			k.vars = append(k.vars, variant{stem: k.stem, q: params.typo, p: p})
 		} else if len(k.stem) >= 3 {
