@@ -77,9 +77,9 @@
 //     making something a state (make the entry live) changes it.
 //   - Stop words (and a request's filler: "could you", "I'd like to")
 //     count only in names (get_me for "who am I"), at a low weight; quoted
-//     text, paths, addresses, ids and capitalized names neither the pool
-//     nor the vocabulary knows (Priya, Acme; not VM) weigh as values, and
-//     a value implies what it is (notes.md a file, owner/name a
+//     text, paths, addresses, arguments (run_date=2026-12-01) and ids the
+//     pool does not know weigh as values (a capitalized name does not: it
+//     matches nothing anyway), and a value implies what it is (notes.md a file, owner/name a
 //     repository, a URL, an address, a #channel or hashtag, r/name a
 //     subreddit, a phone number a phone, an SQL statement an SQL query);
 //     so do ids even when a description gives them as examples (letters
@@ -98,8 +98,11 @@
 //     a question on what is (is our app allowed to ...), and a
 //     why-question ask to read: no tool named to change or destroy answers
 //     them (what streams can I join), and why something fails asks for its
-//     errors. A word said first as a value and again not ('stripe-api-key'
-//     from key vault) is no value.
+//     errors; one that begins with when asks for a date, with where to
+//     track. A word said first as a value and again not ('stripe-api-key'
+//     from key vault) is no value. A noun before an id or a quoted name
+//     (order QZ3M0P9RST) names one of its kind: a name with its plural
+//     (list_orders) weighs less.
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a
@@ -108,7 +111,8 @@
 //     builtins within a tier.
 //   - Ties are broken by meaning before the name: MCP before builtin, the
 //     tool that cannot destroy anything, the tool with less of its name
-//     left unmatched; then the name.
+//     left unmatched, the tool named for searching or listing (the one to
+//     start from); then the name.
 //
 // Keyword results are capped at DefaultResults, or at max_results clamped
 // to [1, MaxResults]; Result.Total counts every hit.
