@@ -1127,8 +1127,8 @@ var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over"
 var copulas = wordSet("is", "are", "was", "were")
 
 // questionImplies are the words a question's first word asks for: when
-// a date, who people, and where is my package asks to track it (not for
-// a place).
+// a date, and where is my package asks to track it (not for a place).
+// Who is left out: who maintains a gem asks for its owners, not users.
 var questionImplies = map[string]string{"when": "date", "where": "track"}
 
 // batchPhrases ask for many things done by one call.
