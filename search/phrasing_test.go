@@ -697,6 +697,13 @@ func TestANounBeforeAnIdNamesOne(t *testing.T) {
 	query := "show order QZ3M0P9RST with its line items and payments"
 	wantFirst(t, tools, map[string]string{query: "mcp__pos__get_order", "show orders with their payments": "mcp__pos__list_orders"})
 	ruleMatters(t, tools, query, "mcp__pos__get_order", func(r *ranking) { r.named = 0 })
+	// A quoted name names one too; a word before a plain word does not.
+	for q, one := range map[string]bool{"what schemas are in the catalog 'prod'": true, "what schemas are in the catalog prod": false} {
+		kws := NewIndex(tools).plan(q).kws
+		if got := slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "catalog" && k.single }); got != one {
+			t.Errorf("%q: catalog names one: %v, want %v", q, got, one)
+		}
+	}
 }
 
 // A misspelt first word is still the query's first word, through its

@@ -620,7 +620,7 @@ func (x *Index) plan(text string) *plan {
 		}
 		// A noun before an id or a quoted name (order QZ3M0P9RST, device
 		// 4455667788, catalog 'prod') names one of its kind.
-		if last >= 0 && (value && (strings.ContainsFunc(tok.text, unicode.IsDigit) || strings.ContainsRune("\"'`“‘", []rune(tok.text)[0])) || isNumber(lw)) && singular(all[last].word) == all[last].word {
+		if last >= 0 && (value && (tok.opens || strings.ContainsFunc(tok.text, unicode.IsDigit)) || isNumber(lw)) && singular(all[last].word) == all[last].word {
 			all[last].single = true
 		}
 		for j, w := range ws {
@@ -1170,6 +1170,7 @@ type token struct {
 	value   bool
 	label   bool   // it ended in a colon, now dropped
 	clause  bool   // a comma or a semicolon came before it
+	opens   bool   // it opens a quoted value
 	implies string // the kind of thing a value is, as a word: url, email, file, channel
 }
 
@@ -1190,10 +1191,10 @@ func tokens(text string) []token {
 			t.label = true
 			f = label
 		}
-		first := []rune(f)[0]
+		first, _ := utf8.DecodeRuneInString(f)
 		if quote == 0 && strings.ContainsRune("\"'`“‘", first) {
 			quote = first
-			t.value = true
+			t.value, t.opens = true, true
 		}
 		if quote != 0 && len(f) > 1 && strings.ContainsAny(f[len(f)-1:], "\"'`”’") || quote != 0 && len(f) == 1 && t.value && f[0] != byte(quote) {
 			quote = 0

@@ -731,8 +731,8 @@ func stemSet(ws ...string) map[string]bool {
 // tools are named for what they do and requests often name the thing.
 // The stemmer keeps them apart on purpose (an execution is not
 // executing), so they count as their own kind of match, below the word
-// itself. Not the other way: subscribing someone to a list is no
-// subscription.
+// itself. The way back is weaker and only from a past form (nounsOf):
+// subscribing someone to a list is no subscription.
 func derive(word string) []string {
 	var out []string
 	s := stem(word)
