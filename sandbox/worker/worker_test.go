@@ -160,7 +160,9 @@ func TestCancelDuringCall(t *testing.T) {
 // does not hold the run; the cancellation ends it and the call left
 // behind is named in Outcome.Abandoned, as in-process.
 func TestFunnelIgnoringItsContext(t *testing.T) {
-	p := testPool(t, nil)
+	// A grace period no loaded machine reaches: a run that waited for it
+	// shows, one that returned at once does not.
+	p := testPool(t, &Options{Grace: time.Minute})
 	release := make(chan struct{})
 	defer close(release)
 	entered := make(chan struct{})
@@ -196,16 +198,26 @@ func TestFunnelIgnoringItsContext(t *testing.T) {
 // the grace period are spent, and the run reports the budget.
 func TestHardKillPastBudget(t *testing.T) {
 	p := misbehaving(t, "hang")
+	w, err := p.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(w)
 	budget := 100 * time.Millisecond
 	start := time.Now()
-	out := p.Run(context.Background(), request(`return 1`), &sandbox.Options{Budget: budget})
+	out := w.run(context.Background(), request(`return 1`), sandbox.Options{Budget: budget}, p.grace)
 	took := time.Since(start)
 	var be *sandbox.BudgetError
 	if !errors.As(out.Err, &be) || be.Budget != budget {
 		t.Fatalf("err = %v, want the budget of %v", out.Err, budget)
 	}
-	if took < budget+p.grace || took > budget+p.grace+time.Second {
-		t.Errorf("the run took %v; the worker should be killed %v past its budget", took, p.grace)
+	// The host's own kill, not the CPU limit behind it; how soon after
+	// the grace period it came is the scheduler's on a shared machine.
+	if why := w.killed.Load(); why != killBudget {
+		t.Errorf("the worker was killed for reason %d, want the budget (%d)", why, killBudget)
+	}
+	if took < budget+p.grace {
+		t.Errorf("the run took %v; the worker should be killed %v past its budget, not before", took, p.grace)
 	}
 }
 
