@@ -14,7 +14,7 @@ import (
 // of new servers by someone who never ran the ranking: the pools its
 // queries were written against, the floors of its frozen test half and
 // of its development half (top-1, top-5 in %, a little under what the
-// ranking scores: README), and whether the ranking was tuned on its
+// ranking scores: docs/search.md), and whether the ranking was tuned on its
 // development half yet.
 var newSets = []struct {
 	n         int

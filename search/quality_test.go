@@ -106,7 +106,7 @@ func atLeast(t *testing.T, k tally, top1, top5 float64) {
 //   - eval3/dev3: its other half, which may be tuned on.
 //
 // Run with -v to see the misses and the figures per kind. The floors are
-// a little under what the ranking scores (README), so that a change that
+// a little under what the ranking scores (docs/search.md), so that a change that
 // costs quality fails here.
 func TestQuality(t *testing.T) {
 	eval := loadPool(t, "../testdata/search/eval/pool.json")
@@ -181,7 +181,7 @@ func quiet(x *Index, queries []qualityQuery) tally {
 // (developmentHalves, each over the pools its queries were written
 // against): turning it
 // off never improves their top-1 taken together (top-5 trades are
-// logged). The table it logs is the README's (go test ./search -run
+// logged). The table it logs is docs/search.md's (go test ./search -run
 // TestSignals -v).
 func TestSignalsEarnTheirPlace(t *testing.T) {
 	type half struct {

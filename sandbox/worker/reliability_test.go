@@ -106,7 +106,7 @@ func measured(fn func()) (took time.Duration, hostPeak uint64) {
 // stricter limit (the budget or the memory cap), soon past its budget,
 // its worker never above the cap plus 64 MiB and the host's heap never 64
 // MiB above where it was; in-process, with its expected outcome. With -v
-// it logs the README's table.
+// it logs the table in docs/hardening.md.
 func TestHostileCorpus(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/lua/hostile/*.lua")
 	if len(files) < 30 {
