@@ -104,6 +104,11 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
+	if s.preflight {
+		if err := st.checker().Check(ctx, in.Code); err != nil {
+			return s.failed(err, sandbox.Outcome{})
+		}
+	}
 	limits := s.limits
 	if o.Budget > 0 {
 		limits.Budget = o.Budget
@@ -282,6 +287,8 @@ func failureText(err error) string {
 	var scriptErr *sandbox.ScriptError
 	switch {
 	case errors.Is(err, ErrInvalidInput):
+		return sentence(err.Error())
+	case errors.Is(err, ErrPreflight):
 		return sentence(err.Error())
 	case errors.Is(err, ErrUnavailable):
 		return "Exec is not available right now: it was switched off or denied, or no catalogued tools remain. Call the tools declared to you directly."
