@@ -1,7 +1,6 @@
 package execlua
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/sandbox"
 	"github.com/execlua/execlua/search"
@@ -145,7 +143,7 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 		Calls:     out.Calls,
 		Abandoned: out.Abandoned,
 		Printed:   out.Lines,
-		Value:     resultValue(out),
+		Value:     out.Value(),
 		HasValue:  out.HasResult,
 		Timings:   out.Timings,
 	}
@@ -225,23 +223,6 @@ func successText(out sandbox.Outcome) string {
 		text = "Printed output:\n" + log + "\n\nReturn value:\n" + resultText(out)
 	}
 	return text + imagesNote(out)
-}
-
-// resultValue is the return value as JSON: the model's text of it, which
-// is JSON but for a single string, unless it was cut (at the result limit,
-// or by the string limit while rendering).
-func resultValue(out sandbox.Outcome) json.RawMessage {
-	switch {
-	case !out.HasResult || out.ResultChars > utf8.RuneCountInString(out.Result):
-		return nil
-	case out.StringResult:
-		var b bytes.Buffer
-		jsontext.WriteString(&b, out.Result)
-		return b.Bytes()
-	case !json.Valid([]byte(out.Result)):
-		return nil
-	}
-	return json.RawMessage(out.Result)
 }
 
 // resultText is the return value with a note when it was cut (BUD-8). Only
