@@ -26,11 +26,11 @@ var ErrRefused = errors.New("the script was not run: preflight found calls that 
 // Problem is one call that cannot work as written.
 type Problem struct {
 	// Line is the call's line in the script, from 1.
-	Line int
+	Line int `json:"line"`
 	// Tool is the name called.
-	Tool string
+	Tool string `json:"tool"`
 	// Message says what is wrong, starting with the call form.
-	Message string
+	Message string `json:"message"`
 }
 
 func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Message) }
@@ -229,38 +229,34 @@ const maxSuggestions = 3
 
 // nearest returns the names a script may have meant by name: the same
 // tool's own name under an mcp__<server>__ prefix (as models write it from
-// a server's documentation), then names within a small edit distance,
-// ignoring case.
+// a server's documentation), else the names nearest by edit distance,
+// ignoring case, when they are near (2 edits, 3 for a long name).
 func nearest(name string, names []string) []string {
 	lower := strings.ToLower(name)
-	type scored struct {
-		name string
-		d    int
+	limit := 2
+	if len(name) > 12 {
+		limit = 3
 	}
-	var found []scored
-	limit := max(2, len(name)/3)
+	var prefixed, near []string
+	best := limit + 1
 	for _, n := range names {
 		ln := strings.ToLower(n)
-		switch rest, ok := strings.CutPrefix(ln, toolname.MCPPrefix); {
-		case ok && strings.HasSuffix(rest, "__"+lower):
-			found = append(found, scored{n, 0})
-		default:
-			if d := distance(lower, ln, limit); d <= limit {
-				found = append(found, scored{n, d})
-			}
+		if rest, ok := strings.CutPrefix(ln, toolname.MCPPrefix); ok && strings.HasSuffix(rest, "__"+lower) {
+			prefixed = append(prefixed, n)
+			continue
+		}
+		switch d := distance(lower, ln, limit); {
+		case d < best:
+			best, near = d, []string{n}
+		case d == best:
+			near = append(near, n)
 		}
 	}
-	slices.SortFunc(found, func(a, b scored) int {
-		if a.d != b.d {
-			return a.d - b.d
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	out := make([]string, 0, maxSuggestions)
-	for _, f := range found[:min(len(found), maxSuggestions)] {
-		out = append(out, f.name)
+	if len(prefixed) > 0 {
+		near = prefixed
 	}
-	return out
+	slices.Sort(near)
+	return near[:min(len(near), maxSuggestions)]
 }
 
 // distance is the Levenshtein distance of a and b, or limit+1 once it is
