@@ -1,6 +1,7 @@
 package execlua
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,7 +103,8 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
-	if s.preflight {
+	// A script over the size limit is the sandbox's to refuse.
+	if s.preflight && len(in.Code) <= cmp.Or(s.limits.MaxScriptBytes, sandbox.DefaultMaxScriptBytes) {
 		if err := st.checker().Check(ctx, in.Code); err != nil {
 			return s.failed(err, sandbox.Outcome{})
 		}

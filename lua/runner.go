@@ -81,7 +81,7 @@ func NewRunner(tools []execlua.Tool, funnel execlua.Funnel, opts *RunnerOptions)
 		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
 	r.tools = sandbox.NewToolset(reach)
-	r.checker = preflight.New(tools, &preflight.Options{Operator: true})
+	r.checker = preflight.New(tools, &preflight.Options{Operator: true, MaxBytes: r.opts.Limits.MaxScriptBytes})
 	switch r.opts.Isolation {
 	case "", execlua.InProcess:
 		r.run = sandbox.Run

@@ -70,7 +70,14 @@ type Options struct {
 	// Operator words messages for a person running a script: no pointer
 	// to ToolSearch.
 	Operator bool
+	// MaxBytes bounds the scripts Check reads (default DefaultMaxBytes,
+	// the sandbox's own limit); a longer one is left to the run, which
+	// refuses it.
+	MaxBytes int
 }
+
+// DefaultMaxBytes is Options.MaxBytes's default.
+const DefaultMaxBytes = 256 << 10
 
 // Checker checks scripts against one set of tools. It is safe for
 // concurrent use.
@@ -78,6 +85,7 @@ type Checker struct {
 	tools    map[string]func() *jsontext.Value // input schema, parsed at first use; nil: none
 	names    []string
 	operator bool
+	maxBytes int
 }
 
 // New prepares a Checker for tools, the set a script can reach. Schemas
@@ -89,7 +97,10 @@ func New(tools []pool.Tool, opts *Options) *Checker {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Checker{tools: make(map[string]func() *jsontext.Value, len(tools)+2), operator: o.Operator}
+	c := &Checker{tools: make(map[string]func() *jsontext.Value, len(tools)+2), operator: o.Operator, maxBytes: o.MaxBytes}
+	if c.maxBytes <= 0 {
+		c.maxBytes = DefaultMaxBytes
+	}
 	add := func(name string, schema json.RawMessage) {
 		c.tools[name] = sync.OnceValue(func() *jsontext.Value {
 			if len(schema) == 0 {
@@ -110,17 +121,13 @@ func New(tools []pool.Tool, opts *Options) *Checker {
 	return c
 }
 
-// MaxBytes bounds the scripts Check reads; a longer one is left to the run
-// (whose own limit refuses it).
-const MaxBytes = 1 << 20
-
 // Check reads code once and returns an *Error naming every literal call
 // that cannot work, or nil. A script that does not parse, is longer than
 // MaxBytes, or does something with the tools table itself (a local named
 // tools, tools passed around or assigned to) is left to the run. It stops
 // reading when ctx is done.
 func (c *Checker) Check(ctx context.Context, code string) error {
-	if len(code) > MaxBytes {
+	if len(code) > c.maxBytes {
 		return nil
 	}
 	chunk, err := parse.Parse(&ctxReader{ctx: ctx, r: strings.NewReader(code)}, "script")
