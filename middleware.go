@@ -63,6 +63,11 @@ type PostDecision struct {
 // any Ask asks, the first Input replaces the arguments (unless the call is
 // refused). Post hooks run after a call that succeeded; their messages go
 // to OnMessage, in order.
+//
+// A replaced input goes on to the next step as it is: a host that checks
+// permission before the hooks, and wants a hook's input checked again as
+// the reference host does, puts the check after them too
+// (Chain(tools, permit, hooks.Middleware(), permit)).
 type Hooks struct {
 	Pre  []func(ctx context.Context, call Call) PreDecision
 	Post []func(ctx context.Context, call Call, out Output) PostDecision

@@ -49,7 +49,7 @@ type GoTool struct {
 	err   error
 }
 
-// Func describes fn as the tool name. The input schema is derived from In
+// Func describes fn as a tool called name. The input schema is derived from In
 // and the output schema from Out by github.com/google/jsonschema-go, with
 // its rules: a struct field's name is its json tag's, its description the
 // jsonschema tag, and it is required unless tagged omitempty or omitzero;
@@ -274,8 +274,8 @@ func (g *GoTools) Call(ctx context.Context, call Call) (Output, error) {
 		return Output{}, fmt.Errorf("%w: %s", ErrNotGoTool, call.Name)
 	}
 	args := call.Args
-	if len(strings.TrimSpace(string(args))) == 0 {
-		args = json.RawMessage("{}")
+	if trimmed := strings.TrimSpace(string(args)); trimmed == "" || trimmed == "null" {
+		args = json.RawMessage("{}") // no arguments, as an MCP client may send them
 	}
 	if problems := t.check(args); len(problems) > 0 {
 		return Output{}, &ArgumentsError{Tool: call.Name, Problems: problems}
