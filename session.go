@@ -10,6 +10,7 @@ import (
 
 	"github.com/execlua/execlua/announce"
 	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/preflight"
 	"github.com/execlua/execlua/sandbox"
 	"github.com/execlua/execlua/search"
 )
@@ -44,6 +45,13 @@ type Options struct {
 	// pool). See Isolation and ServeWorker.
 	Isolation Isolation
 	Workers   *WorkerPool
+	// Preflight refuses, before anything runs, a script whose literal
+	// calls cannot work (package preflight): an unknown name, arguments
+	// that break the tool's schema. It is off by default because the
+	// contract passes arguments on unvalidated (ORCH-3) and lets an
+	// unknown mcp__ name fail at its call (ORCH-4); a host whose tools
+	// validate their input gains from it.
+	Preflight bool
 }
 
 // Session is Exec for one conversation: it holds the registry and the
@@ -58,6 +66,8 @@ type Session struct {
 	run      runner
 	channel  bool
 	log      *slog.Logger
+	// preflight checks scripts before they run (Options.Preflight).
+	preflight bool
 
 	mu  sync.Mutex // serialises SetTools and SetSettings
 	cur atomic.Pointer[state]
@@ -73,6 +83,8 @@ type state struct {
 	names    []string         // the pool's names, for the announcement
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
+	// checker is preflight's, for the pool, prepared at the first run.
+	checker func() *preflight.Checker
 }
 
 // newState assembles tools under settings, with exempt the host's names
@@ -101,6 +113,9 @@ func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state
 		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
 	st.reach = reachable.Update(reach)
+	st.checker = sync.OnceValue(func() *preflight.Checker {
+		return preflight.New(asm.Pool, &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
+	})
 	return st, nil
 }
 
@@ -136,13 +151,14 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{
-		funnel:   funnel,
-		guidance: slices.Clone(o.Guidance),
-		exempt:   exempt,
-		limits:   o.Limits,
-		run:      run,
-		channel:  !o.NoChannel,
-		log:      o.Logger,
+		funnel:    funnel,
+		guidance:  slices.Clone(o.Guidance),
+		exempt:    exempt,
+		limits:    o.Limits,
+		run:       run,
+		channel:   !o.NoChannel,
+		log:       o.Logger,
+		preflight: o.Preflight,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

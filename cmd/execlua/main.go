@@ -100,6 +100,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Version:         version,
 		Commands: commands(
 			runCommand(),
+			checkCommand(),
 			toolsCommand(),
 			searchCommand(),
 			typesCommand(),
@@ -108,7 +109,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErr("the commands are run, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
+				return usageErr("the commands are run, check, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},
