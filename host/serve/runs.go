@@ -91,6 +91,12 @@ func (r *runs) inFlight() int {
 	return len(r.cancels)
 }
 
+func (r *runs) isDraining() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.draining
+}
+
 // drain refuses new runs, waits for those in flight until ctx ends, then
 // cancels the rest and waits for them to return. It reports how many runs
 // it had to cancel.

@@ -145,6 +145,9 @@ func (s *Server) Handler() http.Handler {
 // The transports stay the caller's to close.
 func (s *Server) Drain(ctx context.Context) int { return s.runs.drain(ctx) }
 
+// Draining reports whether Drain has begun.
+func (s *Server) Draining() bool { return s.runs.isDraining() }
+
 // Running counts the Exec runs in flight.
 func (s *Server) Running() int { return s.runs.inFlight() }
 
