@@ -83,7 +83,9 @@ func start(t testing.TB, o rigOptions) *rig {
 	}
 	t.Cleanup(func() { h.Close() })
 	m := gateway.NewMetrics(&gateway.MetricsOptions{
-		Servers: func() []gateway.ServerState { return []gateway.ServerState{{Name: "demo", State: "ready", Restarts: 2}} },
+		Servers: func() []gateway.ServerState {
+			return []gateway.ServerState{{Name: "demo", State: "ready", Restarts: 2}}
+		},
 		Workers: func() (int, int) { return 3, 1 },
 	})
 	o.serve.Observers = append(o.serve.Observers, m)
