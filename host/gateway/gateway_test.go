@@ -23,6 +23,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/execlua/execlua/host"
+	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/host/demo"
 	"github.com/execlua/execlua/host/gateway"
 	"github.com/execlua/execlua/host/serve"
@@ -69,6 +70,8 @@ type rigOptions struct {
 
 func start(t testing.TB, o rigOptions) *rig {
 	t.Helper()
+	t.Cleanup(leaktest.Check(t))
+	t.Cleanup(http.DefaultClient.CloseIdleConnections)
 	g, gateSrv := newGate()
 	servers := demo.Servers()
 	servers["gate"] = gateSrv
@@ -231,7 +234,9 @@ func TestTokenIsRequired(t *testing.T) {
 	if text, failed := exec(t, c, `return tools.mcp__demo__echo{ a = 2 }.a`); failed || text != "2" {
 		t.Errorf("Exec with the token = %q", text)
 	}
-	if resp := get(t, r.base+"/metrics", nil); resp.StatusCode != http.StatusUnauthorized {
+	resp = get(t, r.base+"/metrics", nil)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("/metrics without a token: %d", resp.StatusCode)
 	}
 }
