@@ -236,3 +236,47 @@ return { first.n, ok, err }`, 0)
 		t.Errorf("Exec = %q, want the second call refused by the call cap", text)
 	}
 }
+
+// serve --http refuses an address other machines can reach unless it has
+// a token; a token named but missing is a usage error too.
+func TestServeNeedsTokenOffLoopback(t *testing.T) {
+	r := runCLI(t, "", "", "serve", "--demo", "--http", "0.0.0.0:0").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "needs a bearer token") || !strings.Contains(r.stderr, "hint: give --token-file or --token-env") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	r = runCLI(t, "", "", "serve", "--demo", "--http", "127.0.0.1:0", "--token-env", "EXECLUA_TEST_NO_SUCH_TOKEN").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "EXECLUA_TEST_NO_SUCH_TOKEN is empty or not set") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	r = runCLI(t, "", "", "serve", "--demo", "--http", "127.0.0.1:0", "--allow-origin", "evil.example").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "expected scheme://host[:port]") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+// With a token, serve --http answers only clients that send it.
+func TestServeHTTPWithToken(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := write(t, dir, "token.txt", "# clients\nsekrit\n")
+	url := serveHTTP(t, dir, "--demo", "--yes", "--token-file", tokenFile, "--settings", write(t, dir, "settings.json", "{}"))
+	anon, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { anon.Close() })
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20250618
+	if _, err := anon.Initialize(t.Context(), req); err == nil {
+		t.Error("a client without the token was served")
+	}
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)),
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer sekrit"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	if text, _ := callExec(t, c, `return tools.mcp__demo__echo{ n = 3 }.n`, 0); text != "3" {
+		t.Errorf("Exec = %q", text)
+	}
+}

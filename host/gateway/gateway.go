@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -130,9 +131,9 @@ func (g *Gateway) Handler() http.Handler {
 // Serve serves on ln until Shutdown. A listener beyond loopback without
 // a token is refused (ErrNeedsToken).
 func (g *Gateway) Serve(ln net.Listener) error {
-	if !IsLoopback(ln.Addr()) && len(g.tokens) == 0 {
+	if err := g.Admit(ln.Addr()); err != nil {
 		ln.Close()
-		return ErrNeedsToken
+		return err
 	}
 	if err := g.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
@@ -158,6 +159,15 @@ func (g *Gateway) Shutdown(ctx context.Context) (int, error) {
 		return cancelled, errors.Join(err, g.http.Close())
 	}
 	return cancelled, nil
+}
+
+// Admit says whether the gateway may listen on addr: one other machines
+// can reach needs a token (ErrNeedsToken).
+func (g *Gateway) Admit(addr net.Addr) error {
+	if !IsLoopback(addr) && len(g.tokens) == 0 {
+		return fmt.Errorf("%w: other machines can reach %s", ErrNeedsToken, addr)
+	}
+	return nil
 }
 
 // tracked lets Shutdown end the listening GET streams, which never end
