@@ -23,10 +23,10 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/execlua/execlua/host"
-	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/host/demo"
 	"github.com/execlua/execlua/host/gateway"
 	"github.com/execlua/execlua/host/serve"
+	"github.com/execlua/execlua/internal/leaktest"
 )
 
 // gate is an in-process server whose one tool, wait, tells started and
