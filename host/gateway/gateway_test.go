@@ -56,6 +56,7 @@ func newGate() (*gate, *server.MCPServer) {
 type rig struct {
 	url     string // the /mcp endpoint
 	base    string
+	host    *host.Host
 	gw      *gateway.Gateway
 	gate    *gate
 	served  chan error
@@ -105,7 +106,7 @@ func start(t testing.TB, o rigOptions) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{base: "http://" + ln.Addr().String(), gw: gw, gate: g, served: make(chan error, 1), metrics: m}
+	r := &rig{base: "http://" + ln.Addr().String(), host: h, gw: gw, gate: g, served: make(chan error, 1), metrics: m}
 	r.url = r.base + "/mcp"
 	go func() { r.served <- gw.Serve(ln) }()
 	t.Cleanup(func() {
