@@ -3,11 +3,8 @@
 package main
 
 import (
-	"bufio"
-	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,25 +23,8 @@ import (
 // processes) is gone.
 func TestServeShutdownEndsEveryChild(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--demo", "--yes", "--grace", "100ms",
+	cmd, url := startServe(t, dir, "--demo", "--yes", "--grace", "100ms",
 		"--settings", write(t, dir, "settings.json", "{}"), "--mcp-config", mcpConfig(t, dir, ""))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewReader(stderr)
-	line, err := lines.ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "execlua: serving MCP at ") {
-		t.Fatalf("serve said %q (%v)", line, err)
-	}
-	go io.Copy(io.Discard, lines)
-	url := strings.TrimSpace(strings.TrimPrefix(line, "execlua: serving MCP at "))
 	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)

@@ -114,6 +114,13 @@ return { item.name, ok, err }`, i), 2)
 
 // serveHTTP starts execlua serve --http on a free port and returns the URL.
 func serveHTTP(t *testing.T, dir string, args ...string) string {
+	_, url := startServe(t, dir, args...)
+	return url
+}
+
+// startServe starts execlua serve --http on a free port in dir and returns
+// the process and the URL; the test's end interrupts it.
+func startServe(t *testing.T, dir string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
 	cmd.Dir = dir
@@ -138,7 +145,7 @@ func serveHTTP(t *testing.T, dir string, args ...string) string {
 	if !strings.HasPrefix(line, prefix) {
 		t.Fatalf("serve said %q", line)
 	}
-	return strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	return cmd, strings.TrimSpace(strings.TrimPrefix(line, prefix))
 }
 
 func TestServeHTTPTwoClientsAtOnce(t *testing.T) {
