@@ -3,8 +3,10 @@
 package main
 
 import (
+	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,7 +33,38 @@ func TestServeShutdownEndsEveryChild(t *testing.T) {
 	}
 	t.Cleanup(func() { c.Close() })
 	initialize(t, c)
+	shutdownEndsEveryChild(t, cmd, c)
+}
 
+// The same over stdio: the signal, not the client, ends serve.
+func TestServeStdioShutdownEndsEveryChild(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "serve", "--demo", "--yes", "--grace", "100ms",
+		"--settings", write(t, dir, "settings.json", "{}"), "--mcp-config", mcpConfig(t, dir, ""))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	c := client.NewClient(transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader(""))))
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	shutdownEndsEveryChild(t, cmd, c)
+}
+
+// shutdownEndsEveryChild checks the shutdown of a serve process cmd that
+// c is connected to.
+func shutdownEndsEveryChild(t *testing.T, cmd *exec.Cmd, c *client.Client) {
+	t.Helper()
 	// The fixture server runs; a worker ran the script.
 	text, _ := callExec(t, c, `return tools["mcp__fix__get-item"]{ id = 1 }.pid`, 0)
 	fixturePid, err := strconv.Atoi(text)

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -261,11 +263,13 @@ func TestServeNeedsTokenOffLoopback(t *testing.T) {
 	}
 }
 
-// With a token, serve --http answers only clients that send it.
+// With a token, serve --http answers only clients that send it, and
+// --audit records the client's runs under the token's name.
 func TestServeHTTPWithToken(t *testing.T) {
 	dir := t.TempDir()
 	tokenFile := write(t, dir, "token.txt", "# clients\nsekrit\n")
-	url := serveHTTP(t, dir, "--demo", "--yes", "--token-file", tokenFile, "--settings", write(t, dir, "settings.json", "{}"))
+	audit := filepath.Join(dir, "audit.jsonl")
+	url := serveHTTP(t, dir, "--demo", "--yes", "--token-file", tokenFile, "--audit", audit, "--settings", write(t, dir, "settings.json", "{}"))
 	anon, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
@@ -285,5 +289,20 @@ func TestServeHTTPWithToken(t *testing.T) {
 	initialize(t, c)
 	if text, _ := callExec(t, c, `return tools.mcp__demo__echo{ n = 3 }.n`, 0); text != "3" {
 		t.Errorf("Exec = %q", text)
+	}
+	data, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []map[string]any
+	for line := range strings.Lines(string(data)) {
+		var l map[string]any
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("audit line %q: %v", line, err)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) != 2 || lines[0]["tool"] != "mcp__demo__echo" || lines[1]["tool"] != "Exec" || !strings.HasPrefix(lines[1]["client"].(string), "token:") {
+		t.Errorf("audit log:\n%s", data)
 	}
 }
