@@ -51,7 +51,7 @@ Example:
 			&cli.StringFlag{Name: "token-env", Usage: "accept the bearer token in the environment variable `VAR`"},
 			&cli.StringSliceFlag{Name: "allow-origin", Usage: "allow browser requests from `ORIGIN` (scheme://host[:port]; repeatable)"},
 			&cli.IntFlag{Name: "max-runs", Value: serve.DefaultMaxRuns, Usage: "most Exec runs in flight over all clients"},
-			&cli.IntFlag{Name: "max-runs-per-client", Value: serve.DefaultMaxRunsPerClient, Usage: "most Exec runs in flight of one client (by token, else MCP session)"},
+			&cli.IntFlag{Name: "max-runs-per-client", Value: serve.DefaultMaxRunsPerClient, Usage: "most Exec runs in flight of one client (by token, else MCP session, else remote host)"},
 			&cli.Int64Flag{Name: "max-body", Value: gateway.DefaultMaxBody, Usage: "largest HTTP request body, in bytes"},
 			&cli.DurationFlag{Name: "read-header-timeout", Value: gateway.DefaultReadHeaderTimeout, Usage: "time a client has to send a request's header"},
 			&cli.DurationFlag{Name: "body-timeout", Value: gateway.DefaultBodyTimeout, Usage: "time a client has to send a request's body"},

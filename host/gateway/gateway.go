@@ -64,7 +64,6 @@ type Gateway struct {
 	opts    Options
 	tokens  []token
 	origins []string
-	hosts   []string // the allowed origins' host names
 	metrics *Metrics
 	http    *http.Server
 
@@ -90,11 +89,10 @@ func New(srv *serve.Server, opts *Options) (*Gateway, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	hosts, err := originHosts(o.AllowedOrigins)
-	if err != nil {
+	if err := checkOrigins(o.AllowedOrigins); err != nil {
 		return nil, err
 	}
-	g.hosts, g.origins, g.metrics = hosts, o.AllowedOrigins, o.Metrics
+	g.origins, g.metrics = o.AllowedOrigins, o.Metrics
 	if g.metrics != nil {
 		g.metrics.watch(srv)
 	}

@@ -99,7 +99,7 @@ func (g *Gateway) hostAllowed(r *http.Request) bool {
 	if h, _, err := net.SplitHostPort(r.Host); err == nil {
 		name = h
 	}
-	if name == "localhost" || slices.Contains(g.hosts, name) {
+	if name == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(strings.Trim(name, "[]"))
@@ -173,16 +173,14 @@ func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, status int, why
 	http.Error(w, why, status)
 }
 
-// originHosts are the host names of the allowed origins, which are also
-// allowed as Host.
-func originHosts(origins []string) ([]string, error) {
-	var hosts []string
+// checkOrigins checks that each allowed origin is one, as browsers send
+// it: scheme://host[:port], nothing more.
+func checkOrigins(origins []string) error {
 	for _, o := range origins {
 		u, err := url.Parse(o)
-		if err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
-			return nil, fmt.Errorf("origin %q: expected scheme://host[:port], e.g. https://app.example.com", o)
+		if err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" || u.RawQuery != "" {
+			return fmt.Errorf("origin %q: expected scheme://host[:port], e.g. https://app.example.com", o)
 		}
-		hosts = append(hosts, u.Hostname())
 	}
-	return hosts, nil
+	return nil
 }
