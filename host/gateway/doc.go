@@ -20,7 +20,8 @@
 // The http.Server bounds the reading of a request's header and closes
 // idle connections; it sets no write timeout, since an Exec call's
 // response streams progress for as long as its run lasts, and the run has
-// limits of its own. Runs in flight are capped per client and in all by
+// limits of its own. Each write has its own deadline instead (package
+// serve): a client that stops reading loses its connection. Runs in flight are capped per client and in all by
 // serve.Options; past a cap the client is answered with an error result.
 //
 // Routes: /mcp (streamable HTTP), /healthz (JSON: status, runs in flight,

@@ -31,7 +31,8 @@ type Options struct {
 	// BodyTimeout that of its body; IdleTimeout closes a kept-alive
 	// connection that carries no request. No write timeout is set: the
 	// response of an Exec call streams for as long as the run lasts, and
-	// the run has limits of its own.
+	// the run has limits of its own; each write has a deadline of its own
+	// instead (package serve).
 	ReadHeaderTimeout, BodyTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds how long Shutdown waits for responses being
 	// written once the runs are over (default 5 s).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -25,15 +26,30 @@ import (
 // script wait for a slow client.
 const maxQueued = 256
 
+// writeStall bounds how long one write to a client may wait for the
+// client to take it: a client that stops reading a stream ends its
+// connection (and so its run) rather than hold them for good. It bounds
+// each write, not the stream, which lasts as long as its run.
+const writeStall = 30 * time.Second
+
 // postStream is one HTTP request's response writer, shared by mcp-go and
 // the progress of the call the request carries. Writes are serialised,
-// so that an event is never cut by another, and the header is written
-// once, whoever writes first.
+// so that an event is never cut by another, the header is written once,
+// whoever writes first, and each write has writeStall to be taken.
 type postStream struct {
 	mu          sync.Mutex
 	w           http.ResponseWriter
+	rc          *http.ResponseController
 	wroteHeader bool
 }
+
+func newPostStream(w http.ResponseWriter) *postStream {
+	return &postStream{w: w, rc: http.NewResponseController(w)}
+}
+
+// stall sets the deadline of the next write; a writer without a
+// connection (a test's recorder) has none.
+func (p *postStream) stall() { _ = p.rc.SetWriteDeadline(time.Now().Add(writeStall)) }
 
 func (p *postStream) Header() http.Header { return p.w.Header() }
 
@@ -50,6 +66,7 @@ func (p *postStream) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.wroteHeader = true
+	p.stall()
 	return p.w.Write(b)
 }
 
@@ -58,6 +75,7 @@ func (p *postStream) Flush() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if f, ok := p.w.(http.Flusher); ok {
+		p.stall()
 		f.Flush()
 	}
 }
@@ -81,6 +99,7 @@ func (p *postStream) event(msg any) error {
 		p.w.WriteHeader(http.StatusOK)
 		p.wroteHeader = true
 	}
+	p.stall()
 	if _, err := fmt.Fprintf(p.w, "event: message\ndata: %s\n\n", data); err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 func (s *Server) Handler() http.Handler {
 	h := server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		stream := &postStream{w: w}
+		stream := newPostStream(w)
 		ctx := context.WithValue(r.Context(), streamKey{}, stream)
 		ctx = context.WithValue(ctx, remoteKey{}, r.RemoteAddr)
 		h.ServeHTTP(stream, r.WithContext(ctx))
