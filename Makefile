@@ -4,12 +4,24 @@ BENCHSTAT ?= $(shell command -v benchstat || echo $(HOME)/go/bin/benchstat)
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/execlua-bench
 FUZZTIME ?= 10s
 
-.PHONY: test bench fuzz demo fmt lint
+.PHONY: test eval stress-test bench fuzz demo fmt lint
 
 # vet + the race detector over every package: the one command CI runs.
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The search evaluation: the quality floors of every evaluation set and
+# the ablation that checks each ranking signal still earns its place, with
+# their tables (-v). They measure quality, not behaviour, and take minutes
+# under the race detector, so they are not in `test`; CI runs them too.
+eval:
+	$(GO) test -tags eval -count=1 -v -run '^Test(Quality|SignalsEarnTheirPlace)' ./search/
+
+# `test` three times in a row with two CPU-bound processes beside it: the
+# suite must pass on a busy machine (.ci/stress).
+stress-test:
+	GO=$(GO) ./.ci/stress
 
 # BenchmarkFloors first: execlua beside its floors in one run, as ratios;
 # then every package's own benchmarks. Both summarised by benchstat

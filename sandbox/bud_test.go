@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/execlua/execlua/internal/cputime"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,9 +21,8 @@ const shortBudget = 100 * time.Millisecond
 // still apply, not long after the budget.
 func budgetStop(t *testing.T, f *fakeFunnel, code string) Outcome {
 	t.Helper()
-	start := time.Now()
-	out := runScript(t, f, code, &Options{Budget: shortBudget})
-	elapsed := time.Since(start)
+	var out Outcome
+	spent := cputime.Spent(t, func() { out = runScript(t, f, code, &Options{Budget: shortBudget}) })
 	if !errors.Is(out.Err, ErrBudgetExceeded) {
 		t.Fatalf("err = %v, want ErrBudgetExceeded", out.Err)
 	}
@@ -31,9 +31,8 @@ func budgetStop(t *testing.T, f *fakeFunnel, code string) Outcome {
 			t.Errorf("message %q lacks %q", out.Err, want)
 		}
 	}
-	// Generous: this only guards against "never stopped".
-	if elapsed > shortBudget+3*time.Second {
-		t.Errorf("stopped after %v", elapsed)
+	if spent > shortBudget+stopSlack {
+		t.Errorf("spent %v of CPU for a %v budget", spent, shortBudget)
 	}
 	return out
 }

@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/execlua/execlua/internal/cputime"
 	"github.com/execlua/execlua/internal/leaktest"
 )
 
@@ -89,27 +91,29 @@ func TestPrintIsBounded(t *testing.T) {
 	}
 }
 
-// renderSlack bounds how late a run stopped while rendering a large result
-// may end. The failure these tests catch is a render that goes on for
-// minutes; building 100,000-member tables under the race detector on a
-// loaded two-core machine took 1.3 s where 0.3 s was meant.
+// renderSlack bounds the CPU time a run stopped while rendering a large
+// result may spend. The failure these tests catch is a render that goes on
+// for minutes; building the 100,000-member tables under the race detector
+// takes a second or more of CPU before the stop.
 const renderSlack = 3 * time.Second
 
 // Class 1: rendering runs on the budget clock: many copies of a large
 // table are stopped with the budget, not rendered for minutes after it.
 func TestResultRenderingIsOnTheBudget(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"big": structured(bigObject(100_000))})
-	start := time.Now()
-	out := runScript(t, f, `
-		local t = tools.big{}
-		local copies = {}
-		for i = 1, 5000 do copies[i] = t end
-		return unpack(copies, 1, 5000)`, &Options{Budget: 300 * time.Millisecond})
+	var out Outcome
+	spent := cputime.Spent(t, func() {
+		out = runScript(t, f, `
+			local t = tools.big{}
+			local copies = {}
+			for i = 1, 5000 do copies[i] = t end
+			return unpack(copies, 1, 5000)`, &Options{Budget: 300 * time.Millisecond})
+	})
 	if !errors.Is(out.Err, ErrBudgetExceeded) {
 		t.Fatalf("err = %v, want the budget", out.Err)
 	}
-	if elapsed := time.Since(start); elapsed > 300*time.Millisecond+renderSlack {
-		t.Errorf("ended after %v", elapsed)
+	if spent > 300*time.Millisecond+renderSlack {
+		t.Errorf("spent %v of CPU", spent)
 	}
 }
 
@@ -118,13 +122,13 @@ func TestResultRenderingIsOnTheBudget(t *testing.T) {
 func TestCancelWhileRendering(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var canceledAt time.Time
+	var canceledAt time.Duration
 	f := newFunnel(map[string]toolFunc{
 		"big": structured(bigObject(100_000)),
 		"last": func(context.Context, map[string]any) (Output, error) {
 			// The script's last instruction follows at once; rendering
 			// 5,000 copies of the table takes minutes.
-			time.AfterFunc(100*time.Millisecond, func() { canceledAt = time.Now(); cancel() })
+			time.AfterFunc(100*time.Millisecond, func() { canceledAt = cputime.Now(t); cancel() })
 			return Output{}, nil
 		},
 	})
@@ -137,8 +141,8 @@ func TestCancelWhileRendering(t *testing.T) {
 	if !errors.Is(out.Err, ErrCanceled) {
 		t.Fatalf("err = %v, want cancelled", out.Err)
 	}
-	if late := time.Since(canceledAt); late > renderSlack {
-		t.Errorf("returned %v after the cancellation", late)
+	if late := cputime.Now(t) - canceledAt; late > renderSlack {
+		t.Errorf("spent %v of CPU after the cancellation", late)
 	}
 }
 
@@ -148,13 +152,13 @@ var slowToParse = "return " + strings.Repeat("{", 64<<10)
 
 // Class 3: compiling is on the budget clock.
 func TestCompileIsOnTheBudget(t *testing.T) {
-	start := time.Now()
-	out := runScript(t, newFunnel(nil), slowToParse, &Options{Budget: 20 * time.Millisecond})
+	var out Outcome
+	spent := cputime.Spent(t, func() { out = runScript(t, newFunnel(nil), slowToParse, &Options{Budget: 20 * time.Millisecond}) })
 	if !errors.Is(out.Err, ErrBudgetExceeded) {
 		t.Fatalf("err = %v, want the budget", out.Err)
 	}
-	if elapsed := time.Since(start); elapsed > 20*time.Millisecond+stopSlack {
-		t.Errorf("ended after %v", elapsed)
+	if spent > 20*time.Millisecond+stopSlack {
+		t.Errorf("spent %v of CPU", spent)
 	}
 }
 
@@ -162,14 +166,14 @@ func TestCompileIsOnTheBudget(t *testing.T) {
 // cancelled.
 func TestCancelWhileCompiling(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var canceledAt time.Time
-	time.AfterFunc(10*time.Millisecond, func() { canceledAt = time.Now(); cancel() })
+	var canceledAt time.Duration
+	time.AfterFunc(10*time.Millisecond, func() { canceledAt = cputime.Now(t); cancel() })
 	out := Run(ctx, newFunnel(nil).request(slowToParse), nil)
 	if !errors.Is(out.Err, ErrCanceled) {
 		t.Fatalf("err = %v, want cancelled", out.Err)
 	}
-	if late := time.Since(canceledAt); late > stopSlack {
-		t.Errorf("returned %v after the cancellation", late)
+	if late := cputime.Now(t) - canceledAt; late > stopSlack {
+		t.Errorf("spent %v of CPU after the cancellation", late)
 	}
 }
 
@@ -190,13 +194,13 @@ func TestCancelAtAnyMoment(t *testing.T) {
 	}
 	whole := time.Since(start)
 	var latest time.Duration
-	defer func() { t.Logf("%v for the whole run; the latest return after a cancellation: %v", whole, latest) }()
+	defer func() { t.Logf("%v for the whole run; the most CPU spent after a cancellation: %v", whole, latest) }()
 	for delay := time.Duration(0); delay < whole*3/2; delay += whole / 200 {
 		ctx, cancel := context.WithCancel(context.Background())
-		var canceledAt time.Time
-		timer := time.AfterFunc(delay, func() { canceledAt = time.Now(); cancel() })
+		var canceledAt time.Duration
+		timer := time.AfterFunc(delay, func() { canceledAt = cputime.Now(t); cancel() })
 		out := Run(ctx, f.request(code), nil)
-		ended := time.Now()
+		ended := cputime.Now(t)
 		if timer.Stop() {
 			cancel()
 			if out.Err != nil {
@@ -205,15 +209,15 @@ func TestCancelAtAnyMoment(t *testing.T) {
 			continue
 		}
 		if out.Err != nil {
-			latest = max(latest, ended.Sub(canceledAt))
+			latest = max(latest, ended-canceledAt)
 		}
 		switch {
 		case errors.Is(out.Err, ErrCrashed):
 			t.Fatalf("cancelled after %v: crashed: %v", delay, out.Err)
 		case out.Err != nil && !errors.Is(out.Err, ErrCanceled):
 			t.Errorf("cancelled after %v: err = %v", delay, out.Err)
-		case out.Err != nil && ended.Sub(canceledAt) > stopSlack:
-			t.Errorf("cancelled after %v: returned %v later", delay, ended.Sub(canceledAt))
+		case out.Err != nil && ended-canceledAt > stopSlack:
+			t.Errorf("cancelled after %v: spent %v of CPU after it", delay, ended-canceledAt)
 		}
 	}
 }
@@ -397,31 +401,35 @@ func TestFunnelIgnoringItsContext(t *testing.T) {
 		"single":   `tools.stuck{}`,
 		"parallel": `tools.parallel(function() return tools.stuck{} end, function() return tools.stuck{} end)`,
 	} {
+		// In a bubble of fake time, so that a run that waits for the
+		// funnel, or for a timer, shows as fake time passed.
 		t.Run(name, func(t *testing.T) {
-			release := make(chan struct{})
-			defer close(release)
-			entered := make(chan struct{}, 2)
-			f := newFunnel(map[string]toolFunc{"stuck": func(context.Context, map[string]any) (Output, error) {
-				entered <- struct{}{}
-				<-release // ignores its context
-				return Output{}, nil
-			}})
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan Outcome)
-			go func() { done <- Run(ctx, f.request(code), nil) }()
-			<-entered
-			canceledAt := time.Now()
-			cancel()
-			out := <-done
-			if late := time.Since(canceledAt); late > stopSlack {
-				t.Errorf("returned %v after the cancellation", late)
-			}
-			if !errors.Is(out.Err, ErrCanceled) {
-				t.Errorf("err = %v", out.Err)
-			}
-			if len(out.Abandoned) == 0 || out.Abandoned[0] != "stuck" {
-				t.Errorf("abandoned = %v", out.Abandoned)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				release := make(chan struct{})
+				defer close(release)
+				entered := make(chan struct{}, 2)
+				f := newFunnel(map[string]toolFunc{"stuck": func(context.Context, map[string]any) (Output, error) {
+					entered <- struct{}{}
+					<-release // ignores its context
+					return Output{}, nil
+				}})
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan Outcome)
+				go func() { done <- Run(ctx, f.request(code), nil) }()
+				<-entered
+				canceledAt := time.Now()
+				cancel()
+				out := <-done
+				if late := time.Since(canceledAt); late != 0 {
+					t.Errorf("returned %v of fake time after the cancellation", late)
+				}
+				if !errors.Is(out.Err, ErrCanceled) {
+					t.Errorf("err = %v", out.Err)
+				}
+				if len(out.Abandoned) == 0 || out.Abandoned[0] != "stuck" {
+					t.Errorf("abandoned = %v", out.Abandoned)
+				}
+			})
 		})
 	}
 }
@@ -430,17 +438,19 @@ func TestFunnelIgnoringItsContext(t *testing.T) {
 // does not keep runs on the budget clock.
 func TestCountingIsOnTheBudget(t *testing.T) {
 	for _, tail := range []string{"print(unpack(t))", "return unpack(t)"} {
-		start := time.Now()
-		out := runScript(t, newFunnel(nil), `
-			local s = ("z"):rep(2^20)
-			local t = {}
-			for i = 1, 4000 do t[i] = s end
-			`+tail, &Options{Budget: 50 * time.Millisecond, MaxStringBytes: 1 << 20})
+		var out Outcome
+		spent := cputime.Spent(t, func() {
+			out = runScript(t, newFunnel(nil), `
+				local s = ("z"):rep(2^20)
+				local t = {}
+				for i = 1, 4000 do t[i] = s end
+				`+tail, &Options{Budget: 50 * time.Millisecond, MaxStringBytes: 1 << 20})
+		})
 		if !errors.Is(out.Err, ErrBudgetExceeded) {
 			t.Errorf("%s: err = %v", tail, out.Err)
 		}
-		if elapsed := time.Since(start); elapsed > 50*time.Millisecond+stopSlack {
-			t.Errorf("%s: ended after %v", tail, elapsed)
+		if spent > 50*time.Millisecond+stopSlack {
+			t.Errorf("%s: spent %v of CPU", tail, spent)
 		}
 	}
 }

@@ -170,7 +170,7 @@ func heapPeak(stop <-chan struct{}) uint64 {
 // TestHostileScripts runs the escape and denial-of-service corpus: each
 // script must end with its expected outcome, and the host must survive.
 // With -v it logs how far past the budget each run ended and the heap's
-// peak while it ran (the README's table).
+// peak while it ran (the table in docs/hardening.md).
 func TestHostileScripts(t *testing.T) {
 	budget := 100 * time.Millisecond
 	var report []string

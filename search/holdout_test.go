@@ -1,3 +1,5 @@
+//go:build eval
+
 package search
 
 import (
@@ -10,7 +12,7 @@ import (
 // them (675 tools), and queries no ranking change was ever tuned on (SRCH-3,
 // SRCH-5, SRCH-7, and the multi-word rule). Only its aggregates are logged,
 // never its misses. The floor is a little under what the ranking scores
-// (README), so that a change that costs quality on unseen data fails here.
+// (docs/search.md), so that a change that costs quality on unseen data fails here.
 func TestQualityHoldout(t *testing.T) {
 	combined := combinedPool(t, 3)
 	if n := len(combined); n < 650 {

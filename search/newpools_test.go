@@ -1,3 +1,5 @@
+//go:build eval
+
 package search
 
 import (
@@ -8,37 +10,11 @@ import (
 	"github.com/execlua/execlua/pool"
 )
 
-// evalPools are the pools of the evaluation sets, in the order they were
-// written; set n is searched over the first n together.
-var evalPools = []string{
-	"../testdata/search/eval/pool.json", "../testdata/search/eval3/pool.json", "../testdata/search/eval4/pool.json",
-	"../testdata/search/eval5/pool.json", "../testdata/search/eval6/pool.json", "../testdata/search/eval7/pool.json",
-	"../testdata/search/eval8/pool.json", "../testdata/search/eval9/pool.json", "../testdata/search/eval10/pool.json",
-	"../testdata/search/eval11/pool.json", "../testdata/search/eval12/pool.json", "../testdata/search/eval13/pool.json",
-	"../testdata/search/eval14/pool.json", "../testdata/search/eval15/pool.json", "../testdata/search/eval16/pool.json",
-	"../testdata/search/eval17/pool.json", "../testdata/search/eval18/pool.json", "../testdata/search/eval19/pool.json",
-	"../testdata/search/eval20/pool.json", "../testdata/search/eval21/pool.json", "../testdata/search/eval22/pool.json",
-	"../testdata/search/eval23/pool.json", "../testdata/search/eval24/pool.json", "../testdata/search/eval25/pool.json",
-	"../testdata/search/eval26/pool.json", "../testdata/search/eval27/pool.json",
-}
-
-// combinedPool is the first n evaluation pools together, checked for
-// repeated names.
-func combinedPool(t testing.TB, n int) []pool.Tool {
-	t.Helper()
-	return poolsOf(t, evalPools[:n]...)
-}
-
-// upTo is the first n evaluation pools.
-func upTo(n int) func(testing.TB) []pool.Tool {
-	return func(t testing.TB) []pool.Tool { return combinedPool(t, n) }
-}
-
 // newSets are the evaluation sets from eval5 on, each written from a pool
 // of new servers by someone who never ran the ranking: the pools its
 // queries were written against, the floors of its frozen test half and
 // of its development half (top-1, top-5 in %, a little under what the
-// ranking scores: README), and whether the ranking was tuned on its
+// ranking scores: docs/search.md), and whether the ranking was tuned on its
 // development half yet.
 var newSets = []struct {
 	n         int
@@ -113,33 +89,6 @@ func upToWith(n, i int) func(testing.TB) []pool.Tool {
 		t.Helper()
 		return poolsOf(t, append(slices.Clip(evalPools[:n]), evalPools[i])...)
 	}
-}
-
-// poolsOf is the pools at paths together, checked for repeated names.
-func poolsOf(t testing.TB, paths ...string) []pool.Tool {
-	t.Helper()
-	var combined []pool.Tool
-	for _, path := range paths {
-		combined = append(combined, loadPool(t, path)...)
-	}
-	seen := map[string]bool{}
-	for _, tool := range combined {
-		if seen[tool.Name] {
-			t.Fatalf("the combined pool has %s twice", tool.Name)
-		}
-		seen[tool.Name] = true
-	}
-	return combined
-}
-
-// eval5Pool is the pools up to eval5's (825 tools).
-func eval5Pool(t testing.TB) []pool.Tool {
-	t.Helper()
-	tools := combinedPool(t, 4)
-	if n := len(tools); n < 800 {
-		t.Fatalf("the combined pool has %d tools, want at least 800", n)
-	}
-	return tools
 }
 
 // TestQualityNewPools measures ToolSearch on newSets, each on servers in

@@ -1,9 +1,10 @@
+//go:build eval
+
 package search
 
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -11,81 +12,6 @@ import (
 
 	"github.com/execlua/execlua/pool"
 )
-
-// fixtureTool is a pool tool as written in testdata/search/*pool.json.
-type fixtureTool struct {
-	Name        string          `json:"name"`
-	Kind        string          `json:"kind"`
-	Server      string          `json:"server"`
-	ServerTool  string          `json:"serverTool"`
-	Description string          `json:"description"`
-	SearchHint  string          `json:"searchHint"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	ReadOnly    *bool           `json:"readOnly"`
-	Destructive *bool           `json:"destructive"`
-}
-
-func loadPool(t testing.TB, path string) []pool.Tool {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fs []fixtureTool
-	if err := json.Unmarshal(data, &fs); err != nil {
-		t.Fatal(err)
-	}
-	tools := make([]pool.Tool, len(fs))
-	for i, f := range fs {
-		tools[i] = pool.Tool{
-			Name: f.Name, Description: f.Description, InputSchema: f.InputSchema,
-			Server: f.Server, ServerTool: f.ServerTool, SearchHint: f.SearchHint,
-			Annotations: pool.Annotations{ReadOnlyHint: f.ReadOnly, DestructiveHint: f.Destructive},
-		}
-		if f.Kind == "mcp" {
-			tools[i].Kind = pool.MCP
-		}
-	}
-	return tools
-}
-
-// qualityQuery is one query of a quality set and the tools that answer it
-// (any of them counts). The old set names one tool as a string.
-type qualityQuery struct {
-	Query string
-	Kind  string
-	Want  []string
-}
-
-func (q *qualityQuery) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		Query, Kind string
-		Want        json.RawMessage
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	q.Query, q.Kind = raw.Query, raw.Kind
-	var one string
-	if json.Unmarshal(raw.Want, &one) == nil {
-		q.Want = []string{one}
-		return nil
-	}
-	return json.Unmarshal(raw.Want, &q.Want)
-}
-
-func loadQueries(t testing.TB, path string) []qualityQuery {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var queries []qualityQuery
-	if err := json.Unmarshal(data, &queries); err != nil {
-		t.Fatal(err)
-	}
-	return queries
-}
 
 // tally counts how often the wanted tool came first and within five.
 type tally struct{ n, top1, top5 int }
@@ -180,7 +106,7 @@ func atLeast(t *testing.T, k tally, top1, top5 float64) {
 //   - eval3/dev3: its other half, which may be tuned on.
 //
 // Run with -v to see the misses and the figures per kind. The floors are
-// a little under what the ranking scores (README), so that a change that
+// a little under what the ranking scores (docs/search.md), so that a change that
 // costs quality fails here.
 func TestQuality(t *testing.T) {
 	eval := loadPool(t, "../testdata/search/eval/pool.json")
@@ -255,7 +181,7 @@ func quiet(x *Index, queries []qualityQuery) tally {
 // (developmentHalves, each over the pools its queries were written
 // against): turning it
 // off never improves their top-1 taken together (top-5 trades are
-// logged). The table it logs is the README's (go test ./search -run
+// logged). The table it logs is docs/search.md's (go test ./search -run
 // TestSignals -v).
 func TestSignalsEarnTheirPlace(t *testing.T) {
 	type half struct {

@@ -29,7 +29,7 @@ import (
 //
 // The weights were chosen by measurement on the development halves of
 // the evaluation sets (testdata/search/eval/dev.json and
-// eval3/dev3.json) and the old set; the README lists what each signal is
+// eval3/dev3.json) and the old set; docs/search.md lists what each signal is
 // worth there.
 var params = ranking{
 	fields:    [nFields]float64{fName: 3, fServer: 3.5, fHint: 2, fDesc: 1.5, fSchema: 0.75},

