@@ -78,6 +78,17 @@ func serveAction(c *cli.Context) error {
 		// Stdin and stdout carry the protocol: nobody can be asked.
 		prompter = &noTerminal{out: c.App.ErrWriter}
 	}
+	if c.Int("max-runs") < 0 || c.Int("max-runs-per-client") < 0 {
+		return usageErr("give --max-runs and --max-runs-per-client a whole number, 0 for the default", "the caps on runs must not be negative")
+	}
+	var web *httpSetup
+	if addr != "" {
+		// Refused before any server starts.
+		if web, err = listenHTTP(c); err != nil {
+			return err
+		}
+		defer web.ln.Close()
+	}
 	observers, closeAudit, err := serveObservers(c, logger)
 	if err != nil {
 		return err
@@ -95,9 +106,6 @@ func serveAction(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	if c.Int("max-runs") < 0 || c.Int("max-runs-per-client") < 0 {
-		return usageErr("give --max-runs and --max-runs-per-client a whole number, 0 for the default", "the caps on runs must not be negative")
-	}
 	metrics := gateway.NewMetrics(&gateway.MetricsOptions{Servers: serverStates(env), Workers: env.workerStats()})
 	server, err := serve.New(env.host, &serve.Options{Name: "execlua", Version: version,
 		MaxRuns: c.Int("max-runs"), MaxRunsPerClient: c.Int("max-runs-per-client"), Observers: append(observers, metrics)})
@@ -105,10 +113,12 @@ func serveAction(c *cli.Context) error {
 		return usageErr("check the settings' enableExec and nonDeferredTools", "%v", err)
 	}
 	srv.Store(server)
-	if addr == "" {
+	if web == nil {
 		return serveStdio(c, server, logger)
 	}
-	return serveGateway(c, server, metrics, env, logger)
+	web.opts.Metrics, web.opts.Logger = metrics, logger
+	web.opts.Status = func() any { return serverStatus(env) }
+	return serveGateway(c, server, web, logger)
 }
 
 // serveStdio serves one client on stdin and stdout until stdin ends or a
@@ -132,19 +142,25 @@ func serveStdio(c *cli.Context, server *serve.Server, logger *slog.Logger) error
 	return nil
 }
 
-// serveGateway serves HTTP until a signal, then shuts the gateway down.
-func serveGateway(c *cli.Context, server *serve.Server, metrics *gateway.Metrics, env *env, logger *slog.Logger) error {
+const originHint = "give --allow-origin as scheme://host[:port]"
+
+// httpSetup is serve --http's listener and gateway options, checked
+// before any server starts.
+type httpSetup struct {
+	ln   net.Listener
+	opts gateway.Options
+}
+
+// listenHTTP reads the gateway's flags and listens: on loopback when the
+// address names no host, and elsewhere only with a token.
+func listenHTTP(c *cli.Context) (*httpSetup, error) {
 	tokens, err := serveTokens(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	gw, err := gateway.New(server, &gateway.Options{
+	opts := gateway.Options{
 		Tokens: tokens, AllowedOrigins: c.StringSlice("allow-origin"), MaxBody: c.Int64("max-body"),
 		ReadHeaderTimeout: c.Duration("read-header-timeout"), BodyTimeout: c.Duration("body-timeout"), IdleTimeout: c.Duration("idle-timeout"),
-		Metrics: metrics, Status: func() any { return serverStatus(env) }, Logger: logger,
-	})
-	if err != nil {
-		return usageErr("give --allow-origin as scheme://host[:port]", "%v", err)
 	}
 	addr := c.String("http")
 	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
@@ -152,14 +168,27 @@ func serveGateway(c *cli.Context, server *serve.Server, metrics *gateway.Metrics
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return usageErr("give --http a free host:port, e.g. 127.0.0.1:8080", "cannot listen: %v", err)
+		return nil, usageErr("give --http a free host:port, e.g. 127.0.0.1:8080", "cannot listen: %v", err)
 	}
-	if err := gw.Admit(ln.Addr()); err != nil {
+	if err := gateway.Check(ln.Addr(), &opts); err != nil {
 		ln.Close()
-		return usageErr("give --token-file or --token-env, or serve on 127.0.0.1", "%v", err)
+		if errors.Is(err, gateway.ErrNeedsToken) {
+			return nil, usageErr("give --token-file or --token-env, or serve on 127.0.0.1", "%v", err)
+		}
+		return nil, usageErr(originHint, "%v", err)
 	}
+	return &httpSetup{ln: ln, opts: opts}, nil
+}
+
+// serveGateway serves HTTP until a signal, then shuts the gateway down.
+func serveGateway(c *cli.Context, server *serve.Server, web *httpSetup, logger *slog.Logger) error {
+	gw, err := gateway.New(server, &web.opts)
+	if err != nil {
+		return usageErr(originHint, "%v", err)
+	}
+	ln := web.ln
 	fmt.Fprintf(c.App.ErrWriter, "execlua: serving MCP at http://%s/mcp\n", ln.Addr())
-	logger.Info("serving", "addr", ln.Addr().String(), "auth", len(tokens) > 0, "isolation", c.String("isolation"))
+	logger.Info("serving", "addr", ln.Addr().String(), "auth", len(web.opts.Tokens) > 0, "isolation", c.String("isolation"))
 	done := make(chan error, 1)
 	go func() { done <- gw.Serve(ln) }()
 	select {

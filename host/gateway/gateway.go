@@ -130,7 +130,7 @@ func (g *Gateway) Handler() http.Handler {
 // Serve serves on ln until Shutdown. A listener beyond loopback without
 // a token is refused (ErrNeedsToken).
 func (g *Gateway) Serve(ln net.Listener) error {
-	if err := g.Admit(ln.Addr()); err != nil {
+	if err := Check(ln.Addr(), &g.opts); err != nil {
 		ln.Close()
 		return err
 	}
@@ -160,10 +160,19 @@ func (g *Gateway) Shutdown(ctx context.Context) (int, error) {
 	return cancelled, nil
 }
 
-// Admit says whether the gateway may listen on addr: one other machines
-// can reach needs a token (ErrNeedsToken).
-func (g *Gateway) Admit(addr net.Addr) error {
-	if !IsLoopback(addr) && len(g.tokens) == 0 {
+// Check says whether a gateway with opts may serve on addr: the allowed
+// origins must be origins, and an address other machines can reach needs
+// a token (ErrNeedsToken). Serve checks it; a caller can check first,
+// before it starts anything.
+func Check(addr net.Addr, opts *Options) error {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := checkOrigins(o.AllowedOrigins); err != nil {
+		return err
+	}
+	if !IsLoopback(addr) && len(o.Tokens) == 0 {
 		return fmt.Errorf("%w: other machines can reach %s", ErrNeedsToken, addr)
 	}
 	return nil
