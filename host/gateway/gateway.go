@@ -70,6 +70,7 @@ type Gateway struct {
 
 	mu      sync.Mutex
 	streams map[*http.Request]context.CancelFunc // listening GET streams
+	closing bool
 }
 
 // New returns a gateway for srv. An allowed origin that is not
@@ -148,6 +149,7 @@ func (g *Gateway) Serve(ln net.Listener) error {
 func (g *Gateway) Shutdown(ctx context.Context) (int, error) {
 	cancelled := g.srv.Drain(ctx)
 	g.mu.Lock()
+	g.closing = true
 	for _, end := range g.streams {
 		end()
 	}
@@ -190,6 +192,9 @@ func (g *Gateway) tracked(next http.Handler) http.Handler {
 		r = r.WithContext(ctx)
 		g.mu.Lock()
 		g.streams[r] = cancel
+		if g.closing {
+			cancel() // a stream opened once Shutdown has ended the others
+		}
 		g.mu.Unlock()
 		defer func() {
 			g.mu.Lock()

@@ -123,9 +123,10 @@ func start(t testing.TB, o rigOptions) *rig {
 
 // dial connects an mcp-go streamable HTTP client with headers and
 // initializes it; the error is the handshake's.
-func dial(t testing.TB, url string, headers map[string]string) (*client.Client, error) {
+func dial(t testing.TB, url string, headers map[string]string, opts ...transport.StreamableHTTPCOption) (*client.Client, error) {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)), transport.WithHTTPHeaders(headers))
+	opts = append(opts, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)), transport.WithHTTPHeaders(headers))
+	c, err := client.NewStreamableHttpClient(url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +493,11 @@ func TestShutdownWithRunsInFlight(t *testing.T) {
 	r := start(t, rigOptions{})
 	a := mustDial(t, r.url, nil)
 	b := mustDial(t, r.url, nil)
-	late := mustDial(t, r.url, nil)
+	// A client with a listening stream, which Shutdown must end.
+	late, err := dial(t, r.url, nil, transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
 	results := make(chan string, 2)
 	for _, c := range []*client.Client{a, b} {
 		go func() { text, _ := exec(t, c, `return tools.mcp__gate__wait{}`); results <- text }()
