@@ -1,5 +1,5 @@
 GO ?= go
-BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./internal/luavm/ ./search/ ./pool/ ./render/ ./announce/ .
+BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./internal/luavm/ ./search/ ./pool/ ./render/ ./announce/ ./host/gateway/ .
 BENCHSTAT ?= $(shell command -v benchstat || echo $(HOME)/go/bin/benchstat)
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/execlua-bench
 FUZZTIME ?= 10s

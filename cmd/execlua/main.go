@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,7 +37,7 @@ const (
 // the exit status. Nothing below it exits or writes to the process's own
 // streams, so tests can drive it in process as well as through the binary.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, flagsFirst(app, args))
