@@ -7,35 +7,23 @@ import (
 	"github.com/execlua/execlua"
 )
 
-// RunExec performs the model's call of Exec as a flat tool call: the
-// permission rules naming Exec (a deny rule refuses it, an ask rule asks;
-// Exec needs no permission of its own, its nested calls do), Exec's
-// PreToolUse hooks (which may replace the input), the run, and Exec's
+// RunExec performs the model's call of Exec as a flat tool call: Exec's
+// PreToolUse hooks (which may replace the input), the permission rules
+// naming Exec (a deny rule refuses it, an ask rule asks; Exec needs no
+// permission of its own, its nested calls do), the run, and Exec's
 // PostToolUse hooks when the run succeeded (HOOK-6). A refusal or a
 // blocking hook is a failed Result with the same text a flat tool's
 // refusal has; no sandbox starts.
 func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMessage, opts *execlua.RunOptions) execlua.Result {
 	tool := execlua.Tool{Name: execlua.Name, Kind: execlua.Builtin}
 	pol := h.pol.Load()
-	if err := h.permit(ctx, pol, tool, input, false); err != nil {
+	hc := h.hookCall(ctx, pol, tool.Name, input)
+	if err := h.gate(ctx, pol, tool, &hc, false); err != nil {
 		return refused(err)
 	}
-	pre := pol.hooks.Pre(ctx, tool.Name, input)
-	if pre.Blocked != nil {
-		return refused(pre.Blocked)
-	}
-	input, err := rewrite(pol, tool, input, pre)
-	if err != nil {
-		return refused(err)
-	}
-	if pre.Ask {
-		if err := h.ask(ctx, tool, input, "a PreToolUse hook asked for confirmation"); err != nil {
-			return refused(err)
-		}
-	}
-	res := s.Run(ctx, input, opts)
+	res := s.Run(ctx, hc.Input, opts)
 	if !res.IsError {
-		h.post(ctx, pol, tool.Name, input, execlua.Output{Text: []string{res.Text}, Images: res.Images})
+		h.post(ctx, pol, hc, execlua.Output{Text: []string{res.Text}, Images: res.Images})
 	}
 	return res
 }

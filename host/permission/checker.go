@@ -114,6 +114,8 @@ var ErrDenied = errors.New("permission denied")
 type DeniedError struct {
 	Tool   string
 	Reason string
+	// Rule is the deny rule that refused, nil when none did.
+	Rule *Rule
 }
 
 func (e *DeniedError) Error() string { return e.Reason }
@@ -122,7 +124,7 @@ func (e *DeniedError) Unwrap() error { return ErrDenied }
 // Refusal is the error for a verdict of Deny.
 func (v Verdict) Refusal(tool string) error {
 	if v.Rule != nil {
-		return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %q in the %s settings.", tool, v.Rule.Text, v.Rule.Scope)}
+		return &DeniedError{Tool: tool, Rule: v.Rule, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %q in %s.", tool, v.Rule.Text, v.Rule.Source())}
 	}
-	return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s.", tool, v.Mode)}
+	return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s (permissions.defaultMode).", tool, v.Mode)}
 }
