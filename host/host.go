@@ -119,9 +119,9 @@ type Host struct {
 	store    *settings.Store
 	// sessionID is Options.SessionID, or the one made for this host.
 	sessionID string
-	mgr      *servers.Manager
-	exec     Executor
-	closed   atomic.Bool
+	mgr       *servers.Manager
+	exec      Executor
+	closed    atomic.Bool
 
 	pol     atomic.Pointer[policy]
 	granted []permission.Rule // allow-always rules of this process; guarded by syncMu
