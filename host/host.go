@@ -117,11 +117,9 @@ type Host struct {
 	opts     Options
 	builtins map[string]int // index into opts.Builtins
 	store    *settings.Store
-	// sessionID is Options.SessionID, or the one made for this host.
-	sessionID string
-	mgr       *servers.Manager
-	exec      Executor
-	closed    atomic.Bool
+	mgr      *servers.Manager
+	exec     Executor
+	closed   atomic.Bool
 
 	pol     atomic.Pointer[policy]
 	granted []permission.Rule // allow-always rules of this process; guarded by syncMu
@@ -134,6 +132,9 @@ type Host struct {
 	reports []Report
 
 	bg sync.WaitGroup
+
+	// sessionID is Options.SessionID, or the one made for this host.
+	sessionID string
 }
 
 // policy is what the settings say, compiled. It is never changed after it
