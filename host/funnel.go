@@ -220,7 +220,8 @@ func (h *Host) ask(ctx context.Context, pol *policy, tool execlua.Tool, hc *hook
 		return nil
 	}
 	if h.opts.Prompter == nil {
-		return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("Permission to use %s was not granted: it needs the user's approval (%s) and this host has no one to ask.%s", tool.Name, why, howToAllow(cause, tool.Name))}
+		return &permission.DeniedError{Tool: tool.Name, By: "the host, which has no one to ask (" + why + ")",
+			Reason: fmt.Sprintf("Permission to use %s was not granted: it needs the user's approval (%s) and this host has no one to ask.%s", tool.Name, why, howToAllow(cause, tool.Name))}
 	}
 	h.askMu.Lock()
 	defer h.askMu.Unlock()
@@ -231,14 +232,14 @@ func (h *Host) ask(ctx context.Context, pol *policy, tool execlua.Tool, hc *hook
 	ans, err := h.opts.Prompter.Ask(ctx, PermissionQuestion{Tool: tool, Args: hc.Input, Why: why, Rule: tool.Name, Cause: cause})
 	switch {
 	case err != nil:
-		return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}
+		return &permission.DeniedError{Tool: tool.Name, By: fmt.Sprintf("the prompt (%s): %v", why, err), Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}
 	case ans == AllowOnce:
 		return nil
 	case ans == AllowAlways:
 		h.allowAlways(tool.Name)
 		return nil
 	}
-	return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("The user refused permission to use %s.", tool.Name)}
+	return &permission.DeniedError{Tool: tool.Name, By: fmt.Sprintf("the user (asked because %s)", why), Reason: fmt.Sprintf("The user refused permission to use %s.", tool.Name)}
 }
 
 // howToAllow says how to let a call through without a prompt.

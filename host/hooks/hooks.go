@@ -89,6 +89,9 @@ func (e *BlockedError) Error() string {
 }
 func (e *BlockedError) Unwrap() error { return ErrBlocked }
 
+// RefusedBy names the hook that refused.
+func (e *BlockedError) RefusedBy() string { return fmt.Sprintf("the %s hook %q", e.Event, e.Command) }
+
 // Runner runs the hooks of one settings value. It is immutable.
 type Runner struct {
 	opts   Options

@@ -116,9 +116,20 @@ type DeniedError struct {
 	Reason string
 	// Rule is the deny rule that refused, nil when none did.
 	Rule *Rule
+	// By says who refused when no rule did: "the user", "the permission
+	// mode dontAsk", ...
+	By string
 }
 
 func (e *DeniedError) Error() string { return e.Reason }
+
+// RefusedBy says who refused: the rule and the file it is in, or By.
+func (e *DeniedError) RefusedBy() string {
+	if e.Rule != nil {
+		return fmt.Sprintf("the %s rule %q in %s", e.Rule.Kind, e.Rule.Text, e.Rule.Source())
+	}
+	return e.By
+}
 func (e *DeniedError) Unwrap() error { return ErrDenied }
 
 // Refusal is the error for a verdict of Deny.
@@ -126,5 +137,6 @@ func (v Verdict) Refusal(tool string) error {
 	if v.Rule != nil {
 		return &DeniedError{Tool: tool, Rule: v.Rule, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %q in %s.", tool, v.Rule.Text, v.Rule.Source())}
 	}
-	return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s (permissions.defaultMode).", tool, v.Mode)}
+	return &DeniedError{Tool: tool, By: fmt.Sprintf("the permission mode %s (permissions.defaultMode)", v.Mode),
+		Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s (permissions.defaultMode).", tool, v.Mode)}
 }
