@@ -232,7 +232,7 @@ func (h *Host) ask(ctx context.Context, pol *policy, tool execlua.Tool, hc *hook
 	ans, err := h.opts.Prompter.Ask(ctx, PermissionQuestion{Tool: tool, Args: hc.Input, Why: why, Rule: tool.Name, Cause: cause})
 	switch {
 	case err != nil:
-		return &permission.DeniedError{Tool: tool.Name, By: fmt.Sprintf("the prompt (%s): %v", why, err), Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}
+		return &permission.DeniedError{Tool: tool.Name, By: fmt.Sprintf("the prompter: %v", err), Err: err, Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}
 	case ans == AllowOnce:
 		return nil
 	case ans == AllowAlways:

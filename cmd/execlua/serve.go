@@ -44,9 +44,12 @@ func serveAction(c *cli.Context) error {
 	}
 	addr := c.String("http")
 	prompter := newPrompter(c)
-	if addr == "" && !c.Bool("yes") {
+	if addr == "" {
 		// Stdin and stdout carry the protocol: nobody can be asked.
-		prompter = &noTerminal{out: c.App.ErrWriter}
+		prompter = noTerminal{}
+		if c.Bool("yes") {
+			prompter = yes{noTerminal{}}
+		}
 	}
 	// The host reports changes from its first connection on; the server
 	// exists a little later, and declares the list as it is then.

@@ -119,6 +119,8 @@ type DeniedError struct {
 	// By says who refused when no rule did: "the user", "the permission
 	// mode dontAsk", ...
 	By string
+	// Err is the error that made the refusal (a prompter's), if any.
+	Err error
 }
 
 func (e *DeniedError) Error() string { return e.Reason }
@@ -130,7 +132,12 @@ func (e *DeniedError) RefusedBy() string {
 	}
 	return e.By
 }
-func (e *DeniedError) Unwrap() error { return ErrDenied }
+func (e *DeniedError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrDenied}
+	}
+	return []error{ErrDenied, e.Err}
+}
 
 // Refusal is the error for a verdict of Deny.
 func (v Verdict) Refusal(tool string) error {
