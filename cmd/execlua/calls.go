@@ -83,12 +83,12 @@ func refusalHint(r execlua.CallRecord) string {
 // line, with calls that failed or were refused counted apart from those
 // made, each refusal on a line of its own with a hint, and hook failures.
 type progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	term    bool
-	shown   bool // a live line is on screen (terminal only)
-	start   time.Time
-	summary string
+	mu                                sync.Mutex
+	w                                 io.Writer
+	term                              bool
+	shown                             bool // a live line is on screen (terminal only)
+	start                             time.Time
+	summary                           string
 	made, failed, refused, hookErrors int
 }
 
