@@ -126,6 +126,8 @@ func (l *callLog) sandboxCall(name string, n, maxCalls int) {
 	case name == search.Name:
 	case inPool:
 		return // the funnel records it
+	case l.st.denied[name] != "":
+		r.Outcome, r.RefusedBy, r.Err = CallRefused, l.st.denied[name], &sandbox.UnknownToolError{Name: name, DeniedBy: l.st.denied[name]}
 	default:
 		r.Outcome, r.RefusedBy, r.Err = CallRefused, "the pool (no tool of that name can be called from Exec)", &sandbox.UnknownToolError{Name: name}
 	}

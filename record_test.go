@@ -3,6 +3,7 @@ package execlua
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/execlua/execlua/sandbox"
@@ -64,5 +65,22 @@ func TestCallRecords(t *testing.T) {
 	}
 	if len(res.Calls) != len(want) {
 		t.Errorf("Calls %q must list every call", res.Calls)
+	}
+}
+
+// A tool the permission filter left out is refused as denied, naming who
+// denied it (Settings.DeniedBy), not as a name outside the pool.
+func TestDeniedToolSaysWhy(t *testing.T) {
+	s := newSession(t, &fakeFunnel{}, &Options{Tools: with(builtins(), githubTools()), Settings: Settings{
+		Denied:   func(name string) bool { return name == "mcp__github__create_issue" },
+		DeniedBy: func(string) string { return `the deny rule "mcp__github__create_issue" in the project settings (/p/settings.json)` },
+	}})
+	res := run(s, `return tools.mcp__github__create_issue{}`)
+	want := `Permission to use mcp__github__create_issue has been denied by the deny rule "mcp__github__create_issue" in the project settings (/p/settings.json), so it is not among the tools scripts can call.`
+	if !res.IsError || !strings.Contains(res.Text, want) || !errors.Is(res.Err, ErrUnknownTool) {
+		t.Errorf("result: %s", res.Text)
+	}
+	if len(res.Records) != 1 || res.Records[0].RefusedBy != `the deny rule "mcp__github__create_issue" in the project settings (/p/settings.json)` {
+		t.Errorf("records: %+v", res.Records)
 	}
 }

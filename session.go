@@ -73,6 +73,9 @@ type state struct {
 	names    []string         // the pool's names, for the announcement
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
+	// denied are the registry's tools the permission filter left out,
+	// with who denied each (Settings.DeniedBy).
+	denied map[string]string
 }
 
 // newState assembles tools under settings, with exempt the host's names
@@ -101,6 +104,16 @@ func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state
 		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
 	st.reach = reachable.Update(reach)
+	if settings.Denied != nil && settings.DeniedBy != nil {
+		for _, t := range tools {
+			if settings.Denied(t.Name) {
+				if st.denied == nil {
+					st.denied = map[string]string{}
+				}
+				st.denied[t.Name] = settings.DeniedBy(t.Name)
+			}
+		}
+	}
 	return st, nil
 }
 

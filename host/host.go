@@ -265,9 +265,10 @@ func (h *Host) report(r Report) {
 func (p *policy) execSettings() execlua.Settings {
 	s := p.settings
 	return execlua.Settings{
-		Remote: execlua.Layer{EnableExec: s.Layer(settings.Managed).EnableExec, NonDeferred: s.NonDeferred(settings.Managed)},
-		Local:  execlua.Layer{EnableExec: s.EnableExec(settings.Local), NonDeferred: s.NonDeferred(settings.User, settings.Project, settings.Local)},
-		Denied: p.checker.Denied,
+		Remote:   execlua.Layer{EnableExec: s.Layer(settings.Managed).EnableExec, NonDeferred: s.NonDeferred(settings.Managed)},
+		Local:    execlua.Layer{EnableExec: s.EnableExec(settings.Local), NonDeferred: s.NonDeferred(settings.User, settings.Project, settings.Local)},
+		Denied:   p.checker.Denied,
+		DeniedBy: p.checker.DeniedBy,
 	}
 }
 

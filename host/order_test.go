@@ -147,7 +147,7 @@ func TestHOOK5_ReportedAndPostFailure(t *testing.T) {
 // TestRefusedBy: every refusal says who refused, so that a host (the CLI)
 // can tell the user how to change it.
 func TestRefusedBy(t *testing.T) {
-	e := setup(t, map[string]string{"project": `{"permissions": {"deny": ["mcp__fx__echo(*secret*)"], "ask": ["mcp__fx__text"]}}`}, nil)
+	e := setup(t, map[string]string{"project": `{"permissions": {"deny": ["mcp__fx__echo(*secret*)", "mcp__fx__image"], "ask": ["mcp__fx__text"]}}`}, nil)
 	block := e.hookScript("block.sh", "cat >/dev/null; echo no >&2; exit 2\n")
 	e.write("local", hooksJSON("", [3]string{hooks.PreToolUse, "mcp__fx__structured", block}))
 	e.until("the hooks to load", func() bool { return e.h.SettingsFiles().Hooks(hooks.PreToolUse) != nil })
@@ -155,6 +155,8 @@ func TestRefusedBy(t *testing.T) {
 		`mcp__fx__echo{ note = "secret" }`: `the deny rule "mcp__fx__echo(*secret*)" in the project settings (` + e.paths.Project + `)`,
 		`mcp__fx__text{}`:                  `the user (asked because the rule "mcp__fx__text" in the project settings (` + e.paths.Project + `) asks for confirmation)`,
 		`mcp__fx__structured{}`:            `the PreToolUse hook "` + block + `"`,
+		// A tool a deny rule keeps out of the pool is denied by that rule.
+		`mcp__fx__image{}`: `the deny rule "mcp__fx__image" in the project settings (` + e.paths.Project + `)`,
 	} {
 		res := e.run(`pcall(tools.` + name + `) return 1`)
 		if len(res.Records) != 1 || res.Records[0].Outcome != execlua.CallRefused || res.Records[0].RefusedBy != want {

@@ -63,7 +63,7 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 			if r.req.OnCall != nil {
 				r.req.OnCall(name)
 			}
-			return 0, r.refuse(&UnknownToolError{Name: name})
+			return 0, r.refuse(&UnknownToolError{Name: name, DeniedBy: r.req.Denied[name]})
 		}
 	}
 	encoded, err := r.encodeArgs(L, name, tool, args)

@@ -13,6 +13,7 @@ import (
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/hooks"
 	"github.com/execlua/execlua/host/permission"
+	"github.com/execlua/execlua/sandbox"
 )
 
 // callOutput is one nested call in run --json.
@@ -62,9 +63,12 @@ func refusalHint(r execlua.CallRecord) string {
 	var denied *permission.DeniedError
 	var blocked *hooks.BlockedError
 	var nobody *nobodyToAsk
+	var unknown *sandbox.UnknownToolError
 	switch {
 	case errors.Is(r.Err, execlua.ErrCallLimit):
 		return "raise --max-calls"
+	case errors.As(r.Err, &unknown) && unknown.DeniedBy != "":
+		return "remove or narrow that rule in the file named"
 	case errors.Is(r.Err, execlua.ErrUnknownTool):
 		return "see the tools scripts can call with 'execlua tools'"
 	case errors.As(r.Err, &blocked):

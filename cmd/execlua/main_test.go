@@ -258,11 +258,15 @@ func TestRunFollowsPermissionRules(t *testing.T) {
 	if r.stdout != "true\n" {
 		t.Errorf("allowed call: stdout = %q", r.stdout)
 	}
-	// A deny rule takes the tool out of the pool: the call reaches the host
-	// as an unknown tool, and the script can catch it.
+	// A deny rule takes the tool out of the pool: the script is told which
+	// rule in which file denies it, and can catch it; stderr says so too.
 	r = runCLI(t, dir, `local ok, err = pcall(tools.mcp__demo__fail, {}) return { ok = ok, err = err }`, "run", "--demo", "--settings", settings, "-").want(t, exitOK)
-	if !strings.Contains(r.stdout, `"ok":false`) || !strings.Contains(r.stdout, "mcp__demo__fail") {
+	rule := `the deny rule \"mcp__demo__fail\" in the user settings (` + settings + ")"
+	if !strings.Contains(r.stdout, `"ok":false`) || !strings.Contains(r.stdout, "Permission to use mcp__demo__fail has been denied by "+rule) {
 		t.Errorf("denied call: stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "execlua: mcp__demo__fail refused by "+strings.ReplaceAll(rule, `\"`, `"`)+"\n  hint: remove or narrow that rule") {
+		t.Errorf("denied call: stderr = %q", r.stderr)
 	}
 }
 

@@ -98,12 +98,23 @@ func (c *Checker) Check(name string, args json.RawMessage) Verdict {
 // Denied reports whether a deny rule without an argument pattern names the
 // tool: the tool is then kept out of tools[] and the pool alike.
 func (c *Checker) Denied(name string) bool {
-	for _, r := range c.rules {
-		if r.Kind == settings.Deny && (!r.HasPattern || r.Pattern == "" || r.Pattern == "*") && r.MatchesName(name) {
-			return true
+	return c.DeniedBy(name) != ""
+}
+
+// DeniedBy says which rule Denied holds for, as RefusedBy says it: "the
+// deny rule \"X\" in the project settings (/path)"; "" when none does.
+func (c *Checker) DeniedBy(name string) string {
+	for i := range c.rules {
+		if r := &c.rules[i]; r.wholeToolDeny() && r.MatchesName(name) {
+			return (&DeniedError{Rule: r}).RefusedBy()
 		}
 	}
-	return false
+	return ""
+}
+
+// wholeToolDeny is a deny rule without an argument pattern.
+func (r *Rule) wholeToolDeny() bool {
+	return r.Kind == settings.Deny && (!r.HasPattern || r.Pattern == "" || r.Pattern == "*")
 }
 
 // ErrDenied is what every refusal matches.
