@@ -72,8 +72,10 @@ func TestCallRecords(t *testing.T) {
 // denied it (Settings.DeniedBy), not as a name outside the pool.
 func TestDeniedToolSaysWhy(t *testing.T) {
 	s := newSession(t, &fakeFunnel{}, &Options{Tools: with(builtins(), githubTools()), Settings: Settings{
-		Denied:   func(name string) bool { return name == "mcp__github__create_issue" },
-		DeniedBy: func(string) string { return `the deny rule "mcp__github__create_issue" in the project settings (/p/settings.json)` },
+		Denied: func(name string) bool { return name == "mcp__github__create_issue" },
+		DeniedBy: func(string) string {
+			return `the deny rule "mcp__github__create_issue" in the project settings (/p/settings.json)`
+		},
 	}})
 	res := run(s, `return tools.mcp__github__create_issue{}`)
 	want := `Permission to use mcp__github__create_issue has been denied by the deny rule "mcp__github__create_issue" in the project settings (/p/settings.json), so it is not among the tools scripts can call.`
