@@ -100,6 +100,7 @@ func (h *Host) gate(ctx context.Context, pol *policy, tool execlua.Tool, hc *hoo
 	if pre.Blocked != nil {
 		return pre.Blocked
 	}
+	h.deliver(ctx, pre.Context)
 	if pre.Input != nil {
 		hc.Input = pre.Input
 	}

@@ -93,6 +93,8 @@ type PreResult struct {
 	// (hookSpecificOutput.updatedInput, a JSON object); nil when none
 	// did. Of several, the first hook in listed order wins.
 	Input json.RawMessage
+	// Context are the hooks' additionalContext texts for the model.
+	Context []string
 }
 
 // Pre runs the PreToolUse hooks for a call.
@@ -105,6 +107,9 @@ func (r *Runner) Pre(ctx context.Context, c Call) PreResult {
 		}
 		if in := object(a.out.Specific.UpdatedInput); in != nil && res.Input == nil {
 			res.Input = in
+		}
+		if c := a.out.Specific.AdditionalContext; c != "" {
+			res.Context = append(res.Context, c)
 		}
 	}
 	if res.Decision == Deny {

@@ -28,7 +28,8 @@
 //   - exit 0 (an HTTP hook: a 2xx answer): a JSON object on stdout (the
 //     body) may decide. PreToolUse: hookSpecificOutput.permissionDecision
 //     "allow", "ask" or "deny" with permissionDecisionReason, and
-//     updatedInput to replace the call's input; "decision": "block" with
+//     updatedInput to replace the call's input, additionalContext for the
+//     model; "decision": "block" with
 //     "reason" and "continue": false with "stopReason" deny too. Of
 //     several hooks, deny beats ask beats allow. PermissionRequest:
 //     hookSpecificOutput.decision.behavior "allow" (with updatedInput)

@@ -42,7 +42,8 @@ type Options struct {
 	// failed open, and one that blocked because it failed (onFailure
 	// "block").
 	OnFailure func(Failure)
-	// Client sends HTTP hooks' requests; nil is a client of its own.
+	// Client sends HTTP hooks' requests; nil is a client of its own that
+	// keeps no connection open between hooks.
 	Client *http.Client
 	// LookupEnv reads the variables an HTTP hook's headers name; nil is
 	// os.LookupEnv.
@@ -115,7 +116,9 @@ func New(s *settings.Settings, opts *Options) (*Runner, []error) {
 		r.opts.Timeout = DefaultTimeout
 	}
 	if r.opts.Client == nil {
-		r.opts.Client = &http.Client{}
+		// No keep-alive: a Runner is replaced on every settings change and
+		// has no Close, so it must leave no idle connection behind.
+		r.opts.Client = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, DisableKeepAlives: true}}
 	}
 	var errs []error
 	for _, ev := range events {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/execlua/execlua/host/settings"
+	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -245,6 +246,7 @@ func TestHOOK2_Block(t *testing.T) {
 // TestPreDecisions: each documented PreToolUse answer, from a command hook
 // and from an HTTP hook alike.
 func TestPreDecisions(t *testing.T) {
+	t.Cleanup(leaktest.Check(t)) // registered first, run last: after the endpoints close
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		answer   string
@@ -255,7 +257,7 @@ func TestPreDecisions(t *testing.T) {
 		{`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not on Fridays"}}`, Deny, "not on Fridays", ""},
 		{`{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check the id"}}`, Ask, "check the id", ""},
 		{`{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecisionReason":"safe","updatedInput":{"id":8}}}`, Allow, "safe", `{"id":8}`},
-		{`{"hookSpecificOutput":{"updatedInput":{"id":9}}}`, NoDecision, "", `{"id":9}`},
+		{`{"hookSpecificOutput":{"updatedInput":{"id":9},"additionalContext":"ids are 1-based"}}`, NoDecision, "", `{"id":9}`},
 		{`{"hookSpecificOutput":{"updatedInput":[1]}}`, NoDecision, "", ""},
 		{`{"hookSpecificOutput":{"permissionDecision":"deny","updatedInput":{"id":8}}}`, Deny, "denied by the hook", ""},
 		{`{"decision":"block","reason":"old style"}`, Deny, "old style", ""},
@@ -268,6 +270,9 @@ func TestPreDecisions(t *testing.T) {
 			res := r.Pre(context.Background(), call())
 			if res.Decision != tc.decision || res.Reason != tc.reason || string(res.Input) != tc.input {
 				t.Errorf("%s via %s: %v %q input %s", tc.answer, via, res.Decision, res.Reason, res.Input)
+			}
+			if strings.Contains(tc.answer, "additionalContext") != (len(res.Context) == 1) {
+				t.Errorf("%s via %s: context %q", tc.answer, via, res.Context)
 			}
 			if (res.Blocked != nil) != (tc.decision == Deny) {
 				t.Errorf("%s via %s: blocked %v", tc.answer, via, res.Blocked)
@@ -348,6 +353,7 @@ func TestHOOK3_After(t *testing.T) {
 // out, or an endpoint that answers 500 or not at all, lets the call
 // through and is reported; a timed-out hook's children die with it.
 func TestHOOK5_FailOpen(t *testing.T) {
+	t.Cleanup(leaktest.Check(t))
 	dir := t.TempDir()
 	crash := script(t, dir, "crash.sh", "cat >/dev/null; echo 'segfault, sort of' >&2; exit 1\n")
 	slow := script(t, dir, "slow.sh", "sleep 30\n")
