@@ -26,13 +26,25 @@ var knownKeys = []string{
 	"forceLoginOrgUUID", "httpHookAllowedEnvVars", "includeCoAuthoredBy",
 	"includeGitInstructions", "language", "model", "otelHeadersHelper", "outputStyle",
 	"plansDirectory", "prefersReducedMotion", "preferredNotifChannel", "respectGitignore",
-	"sandbox", "showTurnDuration", "skipDangerousModePermissionPrompt", "spinnerTipsEnabled",
+	"sandbox", "showTurnDuration", "skipDangerousModePermissionPrompt", "skipWebFetchPreflight",
+	"spinnerTipsEnabled", "spinnerTipsOverride",
 	"spinnerVerbs", "statusLine", "strictKnownMarketplaces", "teammateMode",
 	"terminalProgressBarEnabled", "theme", "verbose",
 }
 
 // knownPermissionKeys are the keys of "permissions" that draw no warning.
 var knownPermissionKeys = []string{"allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode", "disableAutoMode"}
+
+// knownHookEvents are the hook events of Claude Code's hooks reference;
+// execlua runs the four a tool call raises and reads past the others.
+var knownHookEvents = []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
+	"PermissionDenied", "Notification", "UserPromptSubmit", "Stop", "StopFailure", "SubagentStart",
+	"SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd", "Setup", "TeammateIdle",
+	"TaskCreated", "TaskCompleted", "ConfigChange", "WorktreeCreate", "WorktreeRemove",
+	"InstructionsLoaded", "Elicitation", "ElicitationResult", "CwdChanged", "FileChanged"}
+
+// knownMatcherKeys are the keys of one entry of a hook event's list.
+var knownMatcherKeys = []string{"matcher", "hooks"}
 
 // knownHookKeys are the keys of one hook entry that draw no warning.
 var knownHookKeys = []string{"type", "command", "url", "headers", "allowedEnvVars", "timeout", "onFailure",
@@ -57,8 +69,8 @@ func (e *UnknownKeyError) Error() string {
 }
 
 // UnknownKeys lists the keys of a settings file that are neither
-// execlua's nor Claude Code's, at the top level, in "permissions" and in
-// each hook entry. data must parse (see Parse); what does not is no key.
+// execlua's nor Claude Code's: at the top level, in "permissions", and in
+// "hooks" (event names, their entries, each hook). data must parse (see Parse); what does not is no key.
 func UnknownKeys(path string, data []byte) []error {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(data, &top) != nil {
@@ -69,15 +81,31 @@ func UnknownKeys(path string, data []byte) []error {
 	if json.Unmarshal(top["permissions"], &perms) == nil {
 		errs = append(errs, unknownIn(path, "permissions.", perms, knownPermissionKeys)...)
 	}
-	var hooks map[string][]struct {
-		Hooks []map[string]json.RawMessage `json:"hooks"`
+	return append(errs, unknownHookKeys(path, top["hooks"])...)
+}
+
+// unknownHookKeys checks a "hooks" object: its events, their entries and
+// each hook.
+func unknownHookKeys(path string, raw json.RawMessage) []error {
+	var hooks map[string][]map[string]json.RawMessage
+	if json.Unmarshal(raw, &hooks) != nil {
+		return nil
 	}
-	if json.Unmarshal(top["hooks"], &hooks) == nil {
-		for _, event := range sortedKeys(hooks) {
-			for i, m := range hooks[event] {
-				for j, h := range m.Hooks {
-					errs = append(errs, unknownIn(path, fmt.Sprintf("hooks.%s[%d].hooks[%d].", event, i, j), h, knownHookKeys)...)
-				}
+	events := make(map[string]json.RawMessage, len(hooks))
+	for e := range hooks {
+		events[e] = nil
+	}
+	errs := unknownIn(path, "hooks.", events, knownHookEvents)
+	for _, event := range sortedKeys(hooks) {
+		for i, entry := range hooks[event] {
+			at := fmt.Sprintf("hooks.%s[%d].", event, i)
+			errs = append(errs, unknownIn(path, at, entry, knownMatcherKeys)...)
+			var list []map[string]json.RawMessage
+			if json.Unmarshal(entry["hooks"], &list) != nil {
+				continue
+			}
+			for j, h := range list {
+				errs = append(errs, unknownIn(path, fmt.Sprintf("%shooks[%d].", at, j), h, knownHookKeys)...)
 			}
 		}
 	}

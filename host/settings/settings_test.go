@@ -398,7 +398,8 @@ func TestUnknownKeys(t *testing.T) {
 	path := filepath.Join(dir, "settings.json")
 	write(t, path, `{"permisions": {"allow": ["X"]}, "model": "opus", "env": {}, "statusLine": {},
 		"permissions": {"alow": [], "additionalDirectories": []}, "frobnicate": 1,
-		"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timout": 5}]}]}}`)
+		"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timout": 5}]}],
+		          "PostToolUsee": [{"matcher": "x", "hooks": []}], "Stop": [{"hooks": []}]}}`)
 	var got []string
 	st := Open(Paths{User: path}, &Options{OnWarning: func(err error) {
 		var uk *UnknownKeyError
@@ -412,6 +413,7 @@ func TestUnknownKeys(t *testing.T) {
 		`unknown key "frobnicate" is ignored (it is neither an execlua nor a Claude Code settings key)`,
 		`unknown key "permisions" is ignored; did you mean "permissions"?`,
 		`unknown key "permissions.alow" is ignored; did you mean "allow"?`,
+		`unknown key "hooks.PostToolUsee" is ignored; did you mean "PostToolUse"?`,
 		`unknown key "hooks.PreToolUse[0].hooks[0].timout" is ignored; did you mean "timeout"?`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
