@@ -3,17 +3,19 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host/hooks"
 )
 
 // RunExec performs the model's call of Exec as a flat tool call: Exec's
 // PreToolUse hooks (which may replace the input), the permission rules
 // naming Exec (a deny rule refuses it, an ask rule asks; Exec needs no
 // permission of its own, its nested calls do), the run, and Exec's
-// PostToolUse hooks when the run succeeded (HOOK-6). A refusal or a
-// blocking hook is a failed Result with the same text a flat tool's
-// refusal has; no sandbox starts.
+// PostToolUse hooks when the run succeeded, its PostToolUseFailure hooks
+// when it failed (HOOK-6). A refusal or a blocking hook is a failed
+// Result with the same text a flat tool's refusal has; no sandbox starts.
 func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMessage, opts *execlua.RunOptions) execlua.Result {
 	tool := execlua.Tool{Name: execlua.Name, Kind: execlua.Builtin}
 	pol := h.pol.Load()
@@ -21,9 +23,13 @@ func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMe
 	if err := h.gate(ctx, pol, tool, &hc, false); err != nil {
 		return refused(err)
 	}
-	res := s.Run(ctx, hc.Input, opts)
-	if !res.IsError {
+	// The nested calls get ids of their own, not Exec's (WithToolUseID).
+	res := s.Run(context.WithValue(ctx, toolUseKey{}, ""), hc.Input, opts)
+	switch {
+	case !res.IsError:
 		h.post(ctx, pol, hc, execlua.Output{Text: []string{res.Text}, Images: res.Images})
+	case pol.hooks.Has(hooks.PostToolUseFailure, tool.Name):
+		h.deliver(ctx, pol.hooks.PostFailure(ctx, hc, errors.New(res.Text), errors.Is(res.Err, execlua.ErrCanceled)))
 	}
 	return res
 }

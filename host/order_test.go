@@ -95,7 +95,8 @@ func TestHOOK8_SessionAndIDs(t *testing.T) {
 		t.Fatal(res.Text)
 	}
 	input, _ := json.Marshal(map[string]string{"code": `return tools.mcp__fx__echo{ id = 3 }`})
-	e.h.RunExec(host.WithSession(context.Background(), "conv-9", "/t/conv-9.jsonl"), e.s, input, nil)
+	ctx := host.WithToolUseID(host.WithSession(context.Background(), "conv-9", "/t/conv-9.jsonl"), "toolu_exec")
+	e.h.RunExec(ctx, e.s, input, nil)
 	data, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +112,8 @@ func TestHOOK8_SessionAndIDs(t *testing.T) {
 	if len(got) != 3 || got[0]["session"] != "sess-1" || got[1]["session"] != "sess-1" || got[2]["session"] != "conv-9" || got[2]["transcript"] != "/t/conv-9.jsonl" {
 		t.Fatalf("sessions: %+v", got)
 	}
-	if got[0]["id"] == got[1]["id"] || !strings.HasPrefix(got[0]["id"], "toolu_") {
+	// Exec's own id (WithToolUseID) is not its nested calls'.
+	if got[0]["id"] == got[1]["id"] || !strings.HasPrefix(got[0]["id"], "toolu_") || got[2]["id"] == "toolu_exec" {
 		t.Errorf("each call needs an id of its own: %+v", got)
 	}
 }
@@ -162,5 +164,21 @@ func TestRefusedBy(t *testing.T) {
 		if len(res.Records) != 1 || res.Records[0].Outcome != execlua.CallRefused || res.Records[0].RefusedBy != want {
 			t.Errorf("%s: %+v, want refused by %s", name, res.Records, want)
 		}
+	}
+}
+
+// TestHOOK6_ExecFailure: Exec's own PostToolUseFailure hooks fire when
+// its run fails, as a flat tool's do.
+func TestHOOK6_ExecFailure(t *testing.T) {
+	e := setup(t, nil, nil)
+	after := e.hookScript("after.sh", "cat >/dev/null; echo 'the script broke' >&2; exit 2\n")
+	e.write("project", hooksJSON("", [3]string{hooks.PostToolUseFailure, "Exec", after}))
+	e.until("the hooks to load", func() bool { return e.h.SettingsFiles().Hooks(hooks.PostToolUseFailure) != nil })
+	if res := e.run(`error("boom")`); !res.IsError {
+		t.Fatal("the script must fail")
+	}
+	want := `PostToolUseFailure:Exec hook blocking error from command: "` + after + `": the script broke`
+	if msgs := e.messagesSoFar(); len(msgs) != 1 || msgs[0] != want {
+		t.Errorf("messages %q, want %q", msgs, want)
 	}
 }
