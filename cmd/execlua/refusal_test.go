@@ -61,7 +61,7 @@ func TestRunHookFailureAndUnknownKeyShown(t *testing.T) {
 	r := runCLI(t, dir, `return tools.mcp__demo__echo{ a = 1 }`, "run", "--demo", "--yes", "--settings", settings, "-").want(t, exitOK)
 	for _, want := range []string{
 		`unknown key "permisions" is ignored; did you mean "permissions"?`,
-		`execlua: warning: hooks: tool mcp__demo__echo: PreToolUse hook "/no/such/guard.sh" for mcp__demo__echo failed and was ignored (the call went on): exit status 127 (the command was not found)`,
+		`execlua: warning: hooks: tool mcp__demo__echo: PreToolUse hook "/no/such/guard.sh" failed and was ignored (the call went on): exit status 127 (the command was not found)`,
 		"1 tool call (1 hook error): mcp__demo__echo",
 	} {
 		if !strings.Contains(r.stderr, want) {

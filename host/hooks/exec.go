@@ -30,6 +30,17 @@ type answer struct {
 	out    output
 }
 
+// blockingFailure is a failure that refused the call: the model reads it,
+// stderr included.
+type blockingFailure struct{ Failure }
+
+func (b blockingFailure) Error() string {
+	if b.Stderr == "" {
+		return b.Failure.Error()
+	}
+	return b.Failure.Error() + ": " + b.Stderr
+}
+
 // maxHookOutput bounds what is read of a hook's stdout, stderr or HTTP
 // answer.
 const maxHookOutput = 1 << 20
@@ -73,7 +84,7 @@ func (r *Runner) runOne(ctx context.Context, event, tool string, h settings.Hook
 			r.opts.OnFailure(f)
 		}
 		if f.Blocked {
-			a.failed = f
+			a.failed = blockingFailure{f}
 		}
 		return a
 	}

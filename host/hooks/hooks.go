@@ -51,7 +51,8 @@ type Options struct {
 }
 
 // Failure is a hook that failed: it exited with a status other than 0 and
-// 2, timed out, could not start, or (an HTTP hook) got no 2xx answer.
+// 2, timed out, could not start, or (an HTTP hook) got no 2xx answer. Its
+// Error leaves out Tool and Stderr, which a report shows apart.
 type Failure struct {
 	Event, Tool string
 	// Command is the hook's command, or an HTTP hook's URL.
@@ -69,11 +70,7 @@ func (f Failure) Error() string {
 	if f.Blocked {
 		what = `failed and blocked the call (onFailure is "block")`
 	}
-	s := fmt.Sprintf("%s hook %q for %s %s: %v", f.Event, f.Command, f.Tool, what, f.Err)
-	if f.Stderr != "" {
-		s += ": " + f.Stderr
-	}
-	return s
+	return fmt.Sprintf("%s hook %q %s: %v", f.Event, f.Command, what, f.Err)
 }
 
 // ErrBlocked is what every hook refusal matches.
