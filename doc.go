@@ -52,13 +52,15 @@
 //	reply(res.Text, res.Images, res.IsError)
 //
 // The model gets Text, Images and IsError. The host keeps the rest of the
-// Result: the summary line for the user, the record of nested calls, the
-// printed lines, the return value as JSON, and where the time went
-// (compiling, the script itself, waiting for tools).
+// Result: the summary for the user, the record of nested calls (names, and
+// each call's arguments, server, outcome and duration, refused calls
+// included), the printed lines, the return value as JSON, and where the
+// time went (compiling, the script itself, waiting for tools).
 //
-// The funnel is the host's one way of performing a tool call (permission
-// check, PreToolUse hook, execution, PostToolUse hook), the same code a
-// flat call goes through. The state of a Session is the registry and the
+// The funnel is the host's one way of performing a tool call (hooks,
+// permission check, execution), the same code a flat call goes through. A
+// funnel that refuses a call, rather than failing it, returns an error
+// implementing [Refusal], which says who refused. The state of a Session is the registry and the
 // settings; every change reassembles them, and each request and each run
 // reads the assembly current at that moment. Nothing is remembered of what
 // was announced: the conversation's markers are the only record.

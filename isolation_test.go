@@ -51,7 +51,8 @@ func TestProcessIsolationSameResults(t *testing.T) {
 	p := workerPool(t, nil)
 	f := &fakeFunnel{tools: map[string]toolFunc{"mcp__github__create_issue": refusing("denied by a PreToolUse hook")}}
 	opts := func(i Isolation) *Options {
-		return &Options{Tools: with(builtins(), githubTools()), Isolation: i, Workers: p, Limits: Limits{Budget: 200 * time.Millisecond}}
+		return &Options{Tools: with(builtins(), githubTools()), Isolation: i, Workers: p, Limits: Limits{Budget: 200 * time.Millisecond},
+			Settings: Settings{Denied: func(name string) bool { return name == "TaskCreate" }, DeniedBy: func(string) string { return "the deny rule \"TaskCreate\"" }}}
 	}
 	inProcess, isolated := newSession(t, f, opts(InProcess)), newSession(t, f, opts(Process))
 	for _, code := range []string{
@@ -61,9 +62,10 @@ func TestProcessIsolationSameResults(t *testing.T) {
 		`tools.mcp__github__create_issue{ id = 2 }`,
 		`while true do end`,
 		`return tools.mcp__nowhere__x{}`,
+		`return tools.TaskCreate{}`,
 	} {
 		want, got := run(inProcess, code), run(isolated, code)
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Timings", "Err")); diff != "" {
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Timings", "Err"), cmpopts.IgnoreFields(CallRecord{}, "Err", "Duration")); diff != "" {
 			t.Errorf("%s: result (-in-process +process):\n%s", code, diff)
 		}
 		if (want.Err == nil) != (got.Err == nil) || want.Err != nil && want.Err.Error() != got.Err.Error() {

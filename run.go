@@ -34,6 +34,10 @@ type RunOptions struct {
 	// before the script ends (SUM-4). It runs on the script's goroutine,
 	// inside the script's budget, so it must return quickly.
 	Progress func(summary string)
+	// OnCallDone, when not nil, gets each nested call's record as soon as
+	// its outcome is known: to show a refusal as it happens. It may run on
+	// any goroutine, several at once, and must return quickly.
+	OnCallDone func(CallRecord)
 }
 
 // Result is one Exec call's outcome: what the model gets (Text, Images,
@@ -47,13 +51,21 @@ type Result struct {
 	// script that did not finish (error, budget, cancellation, crash).
 	IsError bool
 
-	// Summary is the result line for the user: "N tool calls" and the last
-	// two names, or "failed". Never sent to the model.
+	// Summary is the summary for the user (SUM-1..6), lines joined by
+	// "\n": the count ("1 tool call", "N tool calls"), with "... " in
+	// front when more than two calls were made, then the last two names,
+	// one a line; "0 tool calls" alone when none was made; "failed" for a
+	// run that did not finish. Never sent to the model.
 	Summary string
-	// Calls is the host-side record of the nested calls, in order, repeats
-	// and refused calls included: what "was tool X called" checks read
-	// (SUM-9, SUM-10). Never sent to the model.
+	// Calls is the host-side record of the nested calls' names, in order,
+	// repeats and refused calls included (over the call limit, refused by
+	// the funnel, a name outside the pool): what "was tool X called"
+	// checks read (SUM-7, SUM-9, SUM-10). Never sent to the model.
 	Calls []string
+	// Records are the nested calls with their arguments, server, outcome
+	// (ok, error, refused and by whom) and duration, in the order they
+	// were made. Never sent to the model.
+	Records []CallRecord
 	// Abandoned names the nested calls whose funnel had not returned when
 	// the run ended (a funnel ignoring its context): left behind, never
 	// waited for. A host that sees names here has a funnel to fix.
@@ -120,9 +132,15 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	// summary is made from); this copy, told call by call, feeds the live
 	// summary and is kept in res so that a panic still returns it.
 	var calls []string
+	maxCalls := limits.MaxCalls
+	if maxCalls <= 0 {
+		maxCalls = sandbox.DefaultMaxCalls
+	}
+	log := &callLog{st: st, onDone: o.OnCallDone}
 	onCall := func(name string) {
 		calls = append(calls, name)
 		res.Calls = calls
+		log.sandboxCall(name, len(calls), maxCalls)
 		if o.Progress != nil {
 			o.Progress(summary(calls))
 		}
@@ -130,15 +148,20 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	out := s.run(ctx, sandbox.Request{
 		Code:         in.Code,
 		Tools:        st.reach,
-		Funnel:       s.funnel,
+		Denied:       st.denied,
+		Funnel:       log.funnel(s.funnel),
 		Search:       st.search,
 		SearchSchema: json.RawMessage(search.InputSchema),
 		OnCall:       onCall,
 	}, &limits)
+	records := log.close()
 	if out.Err != nil {
-		return s.failed(out.Err, out)
+		res = s.failed(out.Err, out)
+		res.Records = records
+		return res
 	}
 	return Result{
+		Records:   records,
 		Text:      successText(out),
 		Images:    out.Images,
 		Summary:   summary(out.Calls),

@@ -324,7 +324,7 @@ func TestSummaryAndRecord(t *testing.T) {
 		{"SUM-7 over the limit", `for i = 1, 7 do pcall(tools.WebFetch) end; return "done"`, "... 7 tool calls\nWebFetch\nWebFetch",
 			[]string{"WebFetch", "WebFetch", "WebFetch", "WebFetch", "WebFetch", "WebFetch", "WebFetch"}},
 		{"ToolSearch counts", `tools.ToolSearch{ query = "issue" }; return "done"`, "1 tool call\nToolSearch", []string{"ToolSearch"}},
-		{"outside the pool: never reached the host", `pcall(tools.mcp__gone__x); tools.WebFetch{}; return "done"`, "1 tool call\nWebFetch", []string{"WebFetch"}},
+		{"SUM-7 outside the pool: recorded, refused before the host", `pcall(tools.mcp__gone__x); tools.WebFetch{}; return "done"`, "2 tool calls\nmcp__gone__x\nWebFetch", []string{"mcp__gone__x", "WebFetch"}},
 		{"SUM-6 failed, record kept", `tools.WebFetch{}; tools.TaskCreate{}`, "failed", []string{"WebFetch", "TaskCreate"}},
 	} {
 		res := run(s, tc.code)

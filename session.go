@@ -85,6 +85,9 @@ type state struct {
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
 	// checker is preflight's, for the pool, prepared at the first run.
 	checker func() *preflight.Checker
+	// denied are the registry's tools the permission filter left out,
+	// with who denied each (Settings.DeniedBy).
+	denied map[string]string
 }
 
 // newState assembles tools under settings, with exempt the host's names
@@ -116,6 +119,16 @@ func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state
 	st.checker = sync.OnceValue(func() *preflight.Checker {
 		return preflight.New(asm.Pool, &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
 	})
+	if settings.Denied != nil && settings.DeniedBy != nil {
+		for _, t := range tools {
+			if settings.Denied(t.Name) {
+				if st.denied == nil {
+					st.denied = map[string]string{}
+				}
+				st.denied[t.Name] = settings.DeniedBy(t.Name)
+			}
+		}
+	}
 	return st, nil
 }
 

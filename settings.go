@@ -23,6 +23,11 @@ type Settings struct {
 	// nothing. It is consulted when settings or tools are set, so a host
 	// whose rules change sets its settings again.
 	Denied func(name string) bool
+	// DeniedBy, when set, says who denies a tool Denied filters out ("the
+	// deny rule \"X\" in the project settings (/repo/.claude/settings.json)"):
+	// a script that calls it is told so, in place of ORCH-4's "not
+	// reachable".
+	DeniedBy func(name string) string
 }
 
 // Layer is what one settings layer says.

@@ -32,7 +32,7 @@ func BenchmarkNestedCall(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			o := tc.opts(b)
 			o.NoWatch = true
-			o.Remote = &settings.File{Permissions: settings.Permissions{Allow: []string{"mcp__fx"}}}
+			o.Managed = &settings.File{Permissions: settings.Permissions{Allow: []string{"mcp__fx"}}}
 			h, err := host.New(context.Background(), &o)
 			if err != nil {
 				b.Fatal(err)

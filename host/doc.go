@@ -1,6 +1,6 @@
 // Package host is a reference host for execlua built from real parts: MCP
 // servers over mcp-go, the settings files coding agents already keep, their
-// permission rules and their command hooks, all on one funnel.
+// permission rules and their hooks, all on one funnel.
 //
 // The model. A [Host] owns the MCP connections (package servers), the
 // settings layers (package settings), and, built from the settings, the
@@ -8,9 +8,19 @@
 // hooks). Every tool call, flat or nested, goes through its one funnel,
 // [Host.Call]:
 //
-//	lookup -> permission check (ask the Prompter if needed)
-//	       -> PreToolUse hooks -> Execute middleware -> the tool
-//	       -> PostToolUse hooks
+//	lookup -> PreToolUse hooks -> permission rules
+//	       -> (if the user is to be asked) PermissionRequest hooks, Prompter
+//	       -> Execute middleware -> the tool
+//	       -> PostToolUse hooks, or PostToolUseFailure hooks
+//
+// The order and how decisions combine are Claude Code's: a hook's deny
+// refuses; a deny rule refuses whatever a hook said; an ask rule asks even
+// when a hook allowed; a hook's ask asks; a hook's allow lets through a
+// call no rule names; otherwise the rules and the permission mode decide.
+// Every refusal is an error that says who refused ([execlua.Refusal]): the
+// rule and the file it is in, the hook, the user. Hooks are told a stable
+// session id (Options.SessionID, or WithSession per conversation) and a
+// tool_use_id per call.
 //
 // A nested call reaches the funnel through the Session's Funnel, a flat
 // call through Host.Call; both run the same lines, so rules match the leaf

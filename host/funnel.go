@@ -35,11 +35,14 @@ var ErrNoBuiltins = errors.New("this host does not implement its builtins")
 // through Call.
 func (h *Host) Funnel() execlua.Funnel { return execlua.FunnelFunc(h.Call) }
 
-// Call performs one tool call, flat or nested, the one way the host has:
-// permission check, PreToolUse hooks, execution (through Options.Execute),
-// PostToolUse hooks. A refusal is an error whose text is what the model,
-// or the script, reads (PERM-3, HOOK-2). The model's call of Exec itself
-// goes through RunExec. A context from WithObserver is told of the call.
+// Call performs one tool call, flat or nested, the one way the host has,
+// in the order Claude Code documents: PreToolUse hooks, the permission
+// rules (and, when the user is to be asked, the PermissionRequest hooks
+// and the Prompter), execution (through Options.Execute), then
+// PostToolUse or PostToolUseFailure hooks. A refusal is an error whose
+// text is what the model, or the script, reads (PERM-3, HOOK-2). The
+// model's call of Exec itself goes through RunExec. A context from
+// WithObserver is told of the call.
 func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, error) {
 	return observed(ctx, call.Name, call.Args, func(ctx context.Context) (execlua.Output, error) { return h.call(ctx, call) })
 }
@@ -57,54 +60,104 @@ func (h *Host) call(ctx context.Context, call execlua.Call) (execlua.Output, err
 		return execlua.Output{}, fmt.Errorf("%w: the arguments of %s must be a JSON object, got %.40s", ErrInvalidArguments, call.Name, call.Args)
 	}
 	pol := h.pol.Load()
-	if err := h.permit(ctx, pol, tool, call.Args, true); err != nil {
+	hc := h.hookCall(ctx, pol, tool.Name, call.Args)
+	if err := h.gate(ctx, pol, tool, &hc, true); err != nil {
 		return execlua.Output{}, err
 	}
-	pre := pol.hooks.Pre(ctx, tool.Name, call.Args)
-	if pre.Blocked != nil {
-		decide(ctx, Decision{By: "hook"})
-		return execlua.Output{}, pre.Blocked
-	}
-	var err error
-	if call.Args, err = rewrite(pol, tool, call.Args, pre); err != nil {
-		decide(ctx, Decision{By: "rule"})
-		return execlua.Output{}, err
-	}
+	call.Args = hc.Input
 	performed(ctx, call.Args)
-	if pre.Ask {
-		if err := h.ask(ctx, tool, call.Args, "a PreToolUse hook asked for confirmation"); err != nil {
-			return execlua.Output{}, err
-		}
-	}
 	out, err := h.exec(ctx, tool, call)
 	if err != nil {
+		if pol.hooks.Has(hooks.PostToolUseFailure, tool.Name) {
+			h.deliver(ctx, pol.hooks.PostFailure(ctx, hc, err, ctx.Err() != nil))
+		}
 		return execlua.Output{}, err
 	}
-	h.post(ctx, pol, tool.Name, call.Args, out)
+	h.post(ctx, pol, hc, out)
 	return out, nil
 }
 
-// rewrite gives the input a call goes on with: the one a PreToolUse hook
-// put in its place (updatedInput), else its own. The deny rules apply to a
-// replaced input again, so that a hook can change a call but never make
-// it one a rule refuses.
-func rewrite(pol *policy, tool execlua.Tool, args json.RawMessage, pre hooks.PreResult) (json.RawMessage, error) {
-	if pre.Input == nil {
-		return args, nil
+// hookCall is what the hooks of a call are told: the conversation's
+// session (WithSession, else Options.SessionID), the permission mode, the
+// call's tool_use_id (WithToolUseID, else a new one).
+func (h *Host) hookCall(ctx context.Context, pol *policy, name string, args json.RawMessage) hooks.Call {
+	c := hooks.Call{SessionID: h.sessionID, TranscriptPath: h.opts.TranscriptPath,
+		PermissionMode: pol.settings.DefaultMode(), Tool: name, Input: args}
+	if s, ok := ctx.Value(sessionKey{}).(conversation); ok {
+		c.SessionID, c.TranscriptPath = s.id, s.transcript
 	}
-	if v := pol.checker.Check(tool.Name, pre.Input); v.Decision == permission.Deny {
-		return nil, v.Refusal(tool.Name)
+	c.ID, _ = ctx.Value(toolUseKey{}).(string)
+	if c.ID == "" {
+		c.ID = newID("toolu_")
 	}
-	return pre.Input, nil
+	return c
+}
+
+// gate decides whether a call may proceed: the PreToolUse hooks first,
+// then the rules. A hook's deny refuses; a deny rule refuses whatever a
+// hook said; an ask rule asks even when a hook allowed; a hook's ask
+// asks; a hook's allow lets through a call no rule names; then the rules
+// and the mode decide. A hook's updatedInput replaces the input before
+// the rules read it, so a hook can change a call but never make it one
+// a rule refuses. A tool that needs no permission of its own (Exec) is
+// refused or asked about only when a rule or a hook says so.
+func (h *Host) gate(ctx context.Context, pol *policy, tool execlua.Tool, hc *hooks.Call, needsPermission bool) error {
+	pre := pol.hooks.Pre(ctx, *hc)
+	if pre.Blocked != nil {
+		decide(ctx, Decision{By: "hook"})
+		return pre.Blocked
+	}
+	h.deliver(ctx, pre.Context)
+	if pre.Input != nil {
+		hc.Input = pre.Input
+	}
+	v := pol.checker.Check(tool.Name, hc.Input)
+	byRule := Decision{Allowed: v.Decision == permission.Allow, By: "mode"}
+	if v.Rule != nil {
+		byRule.By, byRule.Rule = "rule", v.Rule.Text
+	}
+	switch {
+	case v.Decision == permission.Deny && v.Rule != nil:
+		decide(ctx, byRule)
+		return v.Refusal(tool.Name)
+	case v.Decision == permission.Ask && v.Rule != nil:
+		return h.ask(ctx, pol, tool, hc, AskRuleMatched, fmt.Sprintf("the rule %q in %s asks for confirmation", v.Rule.Text, v.Rule.Source()))
+	case pre.Decision == hooks.Ask:
+		return h.ask(ctx, pol, tool, hc, HookAsked, hookWhy(pre))
+	case pre.Decision == hooks.Allow:
+		decide(ctx, Decision{Allowed: true, By: "hook"})
+		return nil
+	case v.Rule == nil && !needsPermission, v.Decision == permission.Allow:
+		byRule.Allowed = true
+		decide(ctx, byRule)
+		return nil
+	case v.Decision == permission.Deny:
+		decide(ctx, byRule)
+		return v.Refusal(tool.Name) // the mode refuses what no rule allows
+	}
+	return h.ask(ctx, pol, tool, hc, NoRuleMatched, "no permission rule allows it")
+}
+
+func hookWhy(pre hooks.PreResult) string {
+	why := fmt.Sprintf("the PreToolUse hook %q asks for confirmation", pre.Hook)
+	if pre.Reason != "" {
+		why += ": " + pre.Reason
+	}
+	return why
 }
 
 // post runs the PostToolUse hooks of a finished call and delivers their
 // messages.
-func (h *Host) post(ctx context.Context, pol *policy, name string, args json.RawMessage, out execlua.Output) {
-	if !pol.hooks.Has(hooks.PostToolUse, name) {
-		return
+func (h *Host) post(ctx context.Context, pol *policy, hc hooks.Call, out execlua.Output) {
+	if pol.hooks.Has(hooks.PostToolUse, hc.Tool) {
+		h.deliver(ctx, pol.hooks.Post(ctx, hc, toolResponse(out)))
 	}
-	for _, msg := range pol.hooks.Post(ctx, name, args, toolResponse(out)) {
+}
+
+// deliver hands hooks' messages for the model to the call's context's
+// sink, else to Options.OnMessage.
+func (h *Host) deliver(ctx context.Context, msgs []string) {
+	for _, msg := range msgs {
 		if add, ok := ctx.Value(messageSink{}).(func(string)); ok {
 			add(msg)
 		} else if h.opts.OnMessage != nil {
@@ -167,59 +220,62 @@ func (h *Host) execute(ctx context.Context, tool execlua.Tool, call execlua.Call
 	return h.opts.Builtin(ctx, tool, call)
 }
 
-// permit applies the permission rules to a call of tool; rules name the
-// tool the call reaches, never Exec. A tool that needs no permission of
-// its own (Exec) is refused or asked about only when a rule names it.
-func (h *Host) permit(ctx context.Context, pol *policy, tool execlua.Tool, args json.RawMessage, needsPermission bool) error {
-	v := pol.checker.Check(tool.Name, args)
-	if v.Rule == nil && !needsPermission {
-		// Only a rule naming it refuses or asks; the mode (dontAsk
-		// refusing what no rule allows) is for the calls it makes.
-		decide(ctx, Decision{Allowed: true, By: "mode"})
+// ask has the user asked about a call: the PermissionRequest hooks may
+// answer first, then the Prompter, one question at a time. An "allow
+// always" answer is saved.
+func (h *Host) ask(ctx context.Context, pol *policy, tool execlua.Tool, hc *hooks.Call, cause AskCause, why string) error {
+	perm := pol.hooks.Permission(ctx, *hc)
+	switch perm.Decision {
+	case hooks.Deny:
+		decide(ctx, Decision{By: "hook"})
+		return perm.Blocked
+	case hooks.Allow:
+		if perm.Input == nil {
+			decide(ctx, Decision{Allowed: true, By: "hook"})
+			return nil
+		}
+		if v := pol.checker.Check(tool.Name, perm.Input); v.Decision == permission.Deny && v.Rule != nil {
+			decide(ctx, Decision{By: "rule", Rule: v.Rule.Text})
+			return v.Refusal(tool.Name)
+		}
+		decide(ctx, Decision{Allowed: true, By: "hook"})
+		hc.Input = perm.Input
 		return nil
 	}
-	decided := Decision{Allowed: v.Decision == permission.Allow, By: "mode"}
-	if v.Rule != nil {
-		decided.By, decided.Rule = "rule", v.Rule.Text
-	}
-	decide(ctx, decided)
-	switch v.Decision {
-	case permission.Allow:
-		return nil
-	case permission.Deny:
-		return v.Refusal(tool.Name)
-	}
-	why := "no permission rule allows it"
-	if v.Rule != nil {
-		why = fmt.Sprintf("the rule %q in the %s settings asks for confirmation", v.Rule.Text, v.Rule.Scope)
-	}
-	return h.ask(ctx, tool, args, why)
-}
-
-// ask puts a question to the Prompter, one at a time, and saves an
-// "allow always" answer.
-func (h *Host) ask(ctx context.Context, tool execlua.Tool, args json.RawMessage, why string) error {
 	if h.opts.Prompter == nil {
-		return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("Permission to use %s was not granted: it needs the user's approval (%s) and this host has no one to ask. Add an allow rule for %s to the settings.", tool.Name, why, tool.Name)}
+		decide(ctx, Decision{By: "host"})
+		return &permission.DeniedError{Tool: tool.Name, By: "the host, which has no one to ask (" + why + ")",
+			Reason: fmt.Sprintf("Permission to use %s was not granted: it needs the user's approval (%s) and this host has no one to ask.%s", tool.Name, why, howToAllow(cause, tool.Name))}
 	}
 	h.askMu.Lock()
 	defer h.askMu.Unlock()
 	// A parallel call may have been allowed for good while this one waited.
-	if v := h.pol.Load().checker.Check(tool.Name, args); v.Decision == permission.Allow && v.Rule != nil && v.Rule.Kind == settings.Allow {
+	if v := h.pol.Load().checker.Check(tool.Name, hc.Input); cause == NoRuleMatched && v.Decision == permission.Allow && v.Rule != nil && v.Rule.Kind == settings.Allow {
 		return nil
 	}
-	ans, err := h.opts.Prompter.Ask(ctx, PermissionQuestion{Tool: tool, Args: args, Why: why, Rule: tool.Name})
+	ans, err := h.opts.Prompter.Ask(ctx, PermissionQuestion{Tool: tool, Args: hc.Input, Why: why, Rule: tool.Name, Cause: cause})
 	decide(ctx, Decision{Allowed: err == nil && ans != Deny, By: "user"})
 	switch {
 	case err != nil:
-		return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}
+		return &permission.DeniedError{Tool: tool.Name, By: fmt.Sprintf("the prompter: %v", err), Err: err, Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}
 	case ans == AllowOnce:
 		return nil
 	case ans == AllowAlways:
 		h.allowAlways(tool.Name)
 		return nil
 	}
-	return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("The user refused permission to use %s.", tool.Name)}
+	return &permission.DeniedError{Tool: tool.Name, By: fmt.Sprintf("the user (asked because %s)", why), Reason: fmt.Sprintf("The user refused permission to use %s.", tool.Name)}
+}
+
+// howToAllow says how to let a call through without a prompt.
+func howToAllow(cause AskCause, tool string) string {
+	switch cause {
+	case AskRuleMatched:
+		return " Remove that ask rule, or run where someone can answer."
+	case HookAsked:
+		return " Change that hook, or run where someone can answer."
+	}
+	return fmt.Sprintf(" Add an allow rule for %s to the settings.", tool)
 }
 
 // allowAlways saves an allow rule for name in the local settings file and

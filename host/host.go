@@ -28,8 +28,10 @@ type ServerConfig = settings.ServerConfig
 type Options struct {
 	// Settings are the settings files of each layer; "" for none.
 	Settings settings.Paths
-	// Remote, when set, is the managed layer supplied from code in place
-	// of Settings.Managed (see SetRemote).
+	// Managed, when set, is the managed layer given from code (rules,
+	// hooks, switches) in place of Settings.Managed (see SetManaged).
+	Managed *settings.File
+	// Deprecated: Remote is the old name of Managed.
 	Remote *settings.File
 	// MCPConfig is an .mcp.json file; "" for none.
 	MCPConfig string
@@ -53,11 +55,15 @@ type Options struct {
 	// Cwd is the working directory of hooks and stdio servers, and the
 	// base of relative path rules; "" is the process's.
 	Cwd string
-	// SessionID is passed to hooks.
+	// SessionID is the session_id hooks get (WithSession gives a call
+	// another); "" is a random id made when the host starts.
 	SessionID string
+	// TranscriptPath is the transcript_path hooks get; "" when the host
+	// keeps no transcript.
+	TranscriptPath string
 	// ConnectTimeout bounds each MCP server's start (default 30 s).
 	ConnectTimeout time.Duration
-	// HookTimeout bounds hooks that set no timeout (default 60 s).
+	// HookTimeout bounds hooks that set no timeout (default 600 s).
 	HookTimeout time.Duration
 	// NoWatch turns off reloading settings files when they change.
 	NoWatch bool
@@ -126,6 +132,9 @@ type Host struct {
 	reports []Report
 
 	bg sync.WaitGroup
+
+	// sessionID is Options.SessionID, or the one made for this host.
+	sessionID string
 }
 
 // policy is what the settings say, compiled. It is never changed after it
@@ -157,11 +166,19 @@ func New(ctx context.Context, opts *Options) (*Host, error) {
 		base = h.opts.Execute(base)
 	}
 	h.exec = base
+	h.sessionID = h.opts.SessionID
+	if h.sessionID == "" {
+		h.sessionID = newID("execlua-")
+	}
+	if h.opts.Managed == nil {
+		h.opts.Managed = h.opts.Remote
+	}
 	h.store = settings.Open(h.opts.Settings, &settings.Options{
 		MCPConfig: h.opts.MCPConfig,
-		Remote:    h.opts.Remote,
+		Managed:   h.opts.Managed,
 		OnChange:  h.settingsChanged,
 		OnError:   func(err error) { h.report(Report{Source: "settings", Err: err}) },
+		OnWarning: func(err error) { h.report(Report{Source: "settings", Err: err}) },
 	})
 	h.rebuild(h.store.Current())
 	h.mgr = servers.New(&servers.Options{
@@ -214,8 +231,11 @@ func (h *Host) Settings() execlua.Settings { return h.pol.Load().execSettings() 
 // SettingsFiles returns the settings layers as last read.
 func (h *Host) SettingsFiles() *settings.Settings { return h.pol.Load().settings }
 
-// SetRemote replaces the managed layer with settings supplied from code.
-func (h *Host) SetRemote(f settings.File) { h.store.SetRemote(f) }
+// SetManaged replaces the managed layer with settings given from code.
+func (h *Host) SetManaged(f settings.File) { h.store.SetManaged(f) }
+
+// Deprecated: SetRemote is the old name of SetManaged.
+func (h *Host) SetRemote(f settings.File) { h.store.SetManaged(f) }
 
 // Reports returns the reports so far, oldest first (at most the last 200).
 func (h *Host) Reports() []Report {
@@ -245,9 +265,10 @@ func (h *Host) report(r Report) {
 func (p *policy) execSettings() execlua.Settings {
 	s := p.settings
 	return execlua.Settings{
-		Remote: execlua.Layer{EnableExec: s.Layer(settings.Managed).EnableExec, NonDeferred: s.NonDeferred(settings.Managed)},
-		Local:  execlua.Layer{EnableExec: s.EnableExec(settings.Local), NonDeferred: s.NonDeferred(settings.User, settings.Project, settings.Local)},
-		Denied: p.checker.Denied,
+		Remote:   execlua.Layer{EnableExec: s.Layer(settings.Managed).EnableExec, NonDeferred: s.NonDeferred(settings.Managed)},
+		Local:    execlua.Layer{EnableExec: s.EnableExec(settings.Local), NonDeferred: s.NonDeferred(settings.User, settings.Project, settings.Local)},
+		Denied:   p.checker.Denied,
+		DeniedBy: p.checker.DeniedBy,
 	}
 }
 
@@ -279,9 +300,8 @@ func (h *Host) rebuild(s *settings.Settings) {
 		reports = append(reports, Report{Source: "permissions", Err: err})
 	}
 	runner, errs := hooks.New(s, &hooks.Options{
-		Cwd:       h.opts.Cwd,
-		SessionID: h.opts.SessionID,
-		Timeout:   h.opts.HookTimeout,
+		Cwd:     h.opts.Cwd,
+		Timeout: h.opts.HookTimeout,
 		OnFailure: func(f hooks.Failure) {
 			h.report(Report{Source: "hooks", Tool: f.Tool, Err: f, Stderr: f.Stderr})
 		},

@@ -25,7 +25,7 @@ func hooksJSON(extra string, entries ...[3]string) string {
 		events[e[0]] = append(events[e[0]], fmt.Sprintf(`{"matcher": %q, "hooks": [{"type": "command", "command": %q, "timeout": 10}]}`, e[1], e[2]))
 	}
 	var parts []string
-	for _, ev := range []string{hooks.PreToolUse, hooks.PostToolUse} {
+	for _, ev := range []string{hooks.PreToolUse, hooks.PermissionRequest, hooks.PostToolUse, hooks.PostToolUseFailure} {
 		if len(events[ev]) > 0 {
 			parts = append(parts, fmt.Sprintf("%q: [%s]", ev, strings.Join(events[ev], ",")))
 		}
@@ -124,7 +124,7 @@ func TestPERM3_DenyReasonReachesTheScript(t *testing.T) {
 local ok, err = pcall(tools.mcp__fx__echo, { note = "the secret plan" })
 print(ok, err)
 return tools.mcp__fx__echo{ note = "fine" }`)
-	want := "Printed output:\nfalse\tPermission to use mcp__fx__echo has been denied by the rule \"mcp__fx__echo(*secret*)\" in the managed settings.\n\nReturn value:\n{\"note\":\"fine\"}"
+	want := "Printed output:\nfalse\tPermission to use mcp__fx__echo has been denied by the rule \"mcp__fx__echo(*secret*)\" in the managed settings (" + e.paths.Managed + ").\n\nReturn value:\n{\"note\":\"fine\"}"
 	if res.IsError || res.Text != want {
 		t.Errorf("result:\n%s\nwant:\n%s", res.Text, want)
 	}
@@ -506,7 +506,7 @@ esac
 func TestDontAskModeAppliesToTheLeaves(t *testing.T) {
 	e := setup(t, map[string]string{"project": `{"permissions": {"defaultMode": "dontAsk", "allow": ["mcp__fx__text"]}}`}, nil)
 	res := e.run(`local ok, err = pcall(tools.mcp__fx__structured); return { tools.mcp__fx__text(), err }`)
-	want := `["line one\nline two","Permission to use mcp__fx__structured has been denied: no rule allows it and the permission mode is dontAsk."]`
+	want := `["line one\nline two","Permission to use mcp__fx__structured has been denied: no rule allows it and the permission mode is dontAsk (permissions.defaultMode)."]`
 	if res.IsError || res.Text != want {
 		t.Errorf("result: %q\nwant %q", res.Text, want)
 	}

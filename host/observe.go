@@ -12,9 +12,10 @@ type Decision struct {
 	Allowed bool
 	// By is who decided: "rule" (a permission rule, named in Rule),
 	// "mode" (the permission mode, as no rule matched), "hook" (a
-	// PreToolUse hook refused it), "user" (the Prompter answered: a person
+	// PreToolUse or PermissionRequest hook decided), "user" (the Prompter answered: a person
 	// at a terminal, or the answer a host gives for nobody, such as
-	// serve's --yes) or "" when no check ran (an unknown tool, arguments
+	// serve's --yes), "host" (the user was to be asked and the host has
+	// no one to ask) or "" when no check ran (an unknown tool, arguments
 	// that are not an object).
 	By string
 	// Rule is the text of the rule that decided, when one did.

@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 
 	"github.com/execlua/execlua"
@@ -18,7 +20,24 @@ type PermissionQuestion struct {
 	Why string
 	// Rule is the allow rule AllowAlways saves: the tool's full name.
 	Rule string
+	// Cause says who wants the user asked. A prompter that answers
+	// without asking (the CLI's --yes) answers only NoRuleMatched: an ask
+	// rule or a hook asked for a person.
+	Cause AskCause
 }
+
+// AskCause says why a question is put to the user.
+type AskCause int
+
+// The causes.
+const (
+	// NoRuleMatched: no rule allows or denies the call.
+	NoRuleMatched AskCause = iota
+	// AskRuleMatched: an ask rule names the call.
+	AskRuleMatched
+	// HookAsked: a PreToolUse hook answered "ask".
+	HookAsked
+)
 
 // PermissionAnswer is the user's answer.
 type PermissionAnswer int
@@ -55,6 +74,35 @@ func (f PrompterFunc) Ask(ctx context.Context, q PermissionQuestion) (Permission
 // Executor performs a call after the permission check and the PreToolUse
 // hooks: the MCP client for MCP tools, Options.Builtin for builtins.
 type Executor func(ctx context.Context, tool execlua.Tool, call execlua.Call) (execlua.Output, error)
+
+// sessionKey and toolUseKey carry what WithSession and WithToolUseID
+// give a call's hooks.
+type (
+	sessionKey   struct{}
+	toolUseKey   struct{}
+	conversation struct{ id, transcript string }
+)
+
+// WithSession returns a context whose calls tell their hooks this
+// session_id and transcript_path, in place of the host's: a host serving
+// several conversations passes each its own, stable across its calls.
+func WithSession(ctx context.Context, sessionID, transcriptPath string) context.Context {
+	return context.WithValue(ctx, sessionKey{}, conversation{sessionID, transcriptPath})
+}
+
+// WithToolUseID returns a context whose call tells its hooks this
+// tool_use_id: a host passes the model's id of a flat call. Without it
+// every call, nested ones included, gets a new id of its own.
+func WithToolUseID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, toolUseKey{}, id)
+}
+
+// newID is prefix and 24 random hex digits.
+func newID(prefix string) string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return prefix + hex.EncodeToString(b[:])
+}
 
 // messageSink carries where a call's isMeta messages go.
 type messageSink struct{}

@@ -51,14 +51,19 @@ func (r *run) suggest(name string) []string {
 }
 
 // submit converts a call's arguments and records the call. A name outside
-// the pool (ORCH-4) and arguments that are not plain data are refused
-// here, before anything reaches the host, and are not calls: they are not
+// the pool (ORCH-4) is refused here, before anything reaches the host, and
+// is recorded and counts, as a refused call does (SUM-7). Arguments that
+// are not plain data are refused here too and are not calls: they are not
 // recorded and do not count. Everything else counts, refused or not.
 func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error) {
 	var tool *toolEntry // nil for ToolSearch
 	if name != SearchName {
 		if tool = r.req.Tools.lookup(name); tool == nil {
-			return 0, r.refuse(&UnknownToolError{Name: name})
+			r.record(name)
+			if r.req.OnCall != nil {
+				r.req.OnCall(name)
+			}
+			return 0, r.refuse(&UnknownToolError{Name: name, DeniedBy: r.req.Denied[name]})
 		}
 	}
 	encoded, err := r.encodeArgs(L, name, tool, args)

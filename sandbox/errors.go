@@ -53,9 +53,17 @@ func (e *CallLimitError) Error() string {
 func (e *CallLimitError) Unwrap() error { return ErrCallLimit }
 
 // UnknownToolError refuses a call to an mcp__ name outside the pool.
-type UnknownToolError struct{ Name string }
+type UnknownToolError struct {
+	Name string
+	// DeniedBy says who denied the tool when the host's permission filter
+	// left it out (Request.Denied); "" for a name the host does not have.
+	DeniedBy string
+}
 
 func (e *UnknownToolError) Error() string {
+	if e.DeniedBy != "" {
+		return fmt.Sprintf("Permission to use %s has been denied by %s, so it is not among the tools scripts can call.", e.Name, e.DeniedBy)
+	}
 	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", e.Name, SearchName)
 }
 func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }

@@ -77,7 +77,7 @@ func TestORCH3_ArgumentsAsWritten(t *testing.T) {
 
 // ORCH-4: an mcp__ name outside the pool reaches the host's check and is
 // refused there with a pointer to ToolSearch; the funnel never sees it, and
-// it is not a call (not recorded, not counted).
+// it is recorded as a refused call is (SUM-7).
 func TestORCH4_UnknownMCPName(t *testing.T) {
 	f := newFunnel(map[string]toolFunc{"mcp__srv__known": echo})
 	out := runScript(t, f, `return tools.mcp__other__tool{ x = 1 }`, nil)
@@ -92,8 +92,8 @@ func TestORCH4_UnknownMCPName(t *testing.T) {
 	if len(f.calls) != 0 {
 		t.Errorf("the funnel saw %v", f.names())
 	}
-	if len(out.Calls) != 0 {
-		t.Errorf("a name outside the pool was recorded as a call: %v", out.Calls)
+	if len(out.Calls) != 1 || out.Calls[0] != "mcp__other__tool" {
+		t.Errorf("a name outside the pool must be recorded: %v", out.Calls)
 	}
 }
 

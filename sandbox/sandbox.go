@@ -82,6 +82,10 @@ type Request struct {
 	// Tools is the reachable set: the pool as it is at this run, prepared
 	// once for all the runs that reach it (nil: no tools).
 	Tools *Toolset
+	// Denied names tools the host's permission filter left out of the
+	// pool, with who denied each ("the deny rule ... in ..."): a script
+	// calling one is told that, not ORCH-4's pointer to ToolSearch.
+	Denied map[string]string
 	// Funnel performs the calls; nil makes every call fail with
 	// ErrNoFunnel (a run that only computes).
 	Funnel Funnel

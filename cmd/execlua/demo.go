@@ -96,7 +96,7 @@ func demoAction(c *cli.Context) error {
 	fmt.Fprintln(w, indent(demoScript))
 
 	fmt.Fprintln(w, "\n== Running it")
-	live := newLiveSummary(w)
+	live := newProgress(w)
 	input, _ := json.Marshal(map[string]string{"code": demoScript, "description": "weather and notes"})
 	res := env.runExec(c.Context, input, &execlua.RunOptions{Progress: live.update})
 	live.done(res.Summary)

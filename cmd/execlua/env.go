@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -57,6 +58,9 @@ type hostSetup struct {
 type env struct {
 	host    *host.Host
 	session *execlua.Session
+	// reports passes the host's reports made after it started (a hook
+	// that failed) to the running command.
+	reports *reportSink
 	// workers run the scripts under --isolation process; nil otherwise.
 	workers *execlua.WorkerPool
 }
@@ -156,6 +160,8 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 			}
 		}()
 	}
+	sink := &reportSink{}
+	opts.OnReport = sink.report
 	h, err := host.New(c.Context, opts)
 	if err != nil {
 		return nil, usageErr("check the settings and the MCP configuration", "%v", err)
@@ -176,7 +182,30 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 		h.Close()
 		return nil, usageErr("check the settings' enableExec and nonDeferredTools", "%v", err)
 	}
-	return &env{host: h, session: s, workers: workers}, nil
+	return &env{host: h, session: s, workers: workers, reports: sink}, nil
+}
+
+// reportSink hands reports to the function a command set, and drops
+// them when none is set (the reports of the start are read from
+// Host.Reports instead).
+type reportSink struct {
+	mu sync.Mutex
+	fn func(host.Report)
+}
+
+func (s *reportSink) to(fn func(host.Report)) {
+	s.mu.Lock()
+	s.fn = fn
+	s.mu.Unlock()
+}
+
+func (s *reportSink) report(r host.Report) {
+	s.mu.Lock()
+	fn := s.fn
+	s.mu.Unlock()
+	if fn != nil {
+		fn(r)
+	}
 }
 
 // settingsPaths are the layers to read: --settings in place of the user

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -50,17 +50,20 @@ Example:
 
 // runOutput is run --json's shape.
 type runOutput struct {
-	OK      bool         `json:"ok"`
-	Text    string       `json:"text"`
-	Summary string       `json:"summary"`
-	Calls   []string     `json:"calls"`
-	Images  []savedImage `json:"images"`
-	Error   *string      `json:"error"`
+	OK      bool   `json:"ok"`
+	Text    string `json:"text"`
+	Summary string `json:"summary"`
+	// Calls are the nested calls in order, refused ones included.
+	Calls  []callOutput `json:"calls"`
+	Images []savedImage `json:"images"`
+	Error  *string      `json:"error"`
 }
 
-// savedImage is one image a tool returned; File is where --images wrote it.
+// savedImage is one image a tool returned: its MIME type, its size in
+// bytes, and File, where --images wrote it.
 type savedImage struct {
 	MIMEType string `json:"mimeType"`
+	Bytes    int    `json:"bytes"`
 	File     string `json:"file,omitempty"`
 }
 
@@ -118,10 +121,15 @@ func runAction(c *cli.Context) error {
 	if err := env.execAvailable(); err != nil {
 		return err
 	}
-	live := newLiveSummary(c.App.ErrWriter)
+	live := newProgress(c.App.ErrWriter)
+	env.reports.to(live.report)
 	input, _ := json.Marshal(map[string]string{"code": code})
-	res := env.runExec(c.Context, input, &execlua.RunOptions{Progress: live.update})
+	res := env.runExec(c.Context, input, &execlua.RunOptions{Progress: live.update, OnCallDone: live.callDone})
+	env.reports.to(nil)
 	live.done(res.Summary)
+	if hint := limitHint(res.Err); hint != "" {
+		fmt.Fprintf(c.App.ErrWriter, "hint: %s\n", hint)
+	}
 
 	images, err := saveImages(res.Images, c.String("images"))
 	if err != nil {
@@ -160,10 +168,7 @@ func runAction(c *cli.Context) error {
 	}
 
 	if c.Bool("json") {
-		out := runOutput{OK: !failed, Text: res.Text, Summary: res.Summary, Calls: res.Calls, Images: images}
-		if out.Calls == nil {
-			out.Calls = []string{}
-		}
+		out := runOutput{OK: !failed, Text: res.Text, Summary: res.Summary, Calls: callOutputs(res.Records), Images: images}
 		if failed {
 			out.Error = &errText
 		}
@@ -201,6 +206,9 @@ func readScript(path string, stdin io.Reader) (string, error) {
 	if err != nil {
 		return "", usageErr("check the path, or give - to read the script from stdin", "cannot read the script: %v", err)
 	}
+	if err := textScript(path, data); err != nil {
+		return "", err
+	}
 	code := loaderSkips(string(data))
 	if strings.TrimSpace(code) == "" {
 		name := path
@@ -210,6 +218,39 @@ func readScript(path string, stdin io.Reader) (string, error) {
 		return "", usageErr("write a Lua script, e.g. return tools.ToolSearch{ query = \"\" }", "the script %s is empty", name)
 	}
 	return code, nil
+}
+
+// textScript refuses a file that is not Lua source: precompiled bytecode,
+// or binary data (a NUL byte near the start), which the compiler would
+// otherwise answer with a puzzling syntax error.
+func textScript(path string, data []byte) error {
+	head := data[:min(len(data), 8192)]
+	why := ""
+	switch {
+	case bytes.HasPrefix(head, []byte("\x1bLua")):
+		why = "it is precompiled Lua bytecode, and only Lua source is run"
+	case bytes.IndexByte(head, 0) >= 0:
+		why = "it holds NUL bytes, as binary files do"
+	default:
+		return nil
+	}
+	if path == "-" {
+		path = "stdin"
+	}
+	return usageErr("give the .lua source file, or - to read the script from stdin", "%s is not a Lua script: %s", path, why)
+}
+
+// limitHint names the flag to change when a run hit one of its limits.
+func limitHint(err error) string {
+	switch {
+	case errors.Is(err, execlua.ErrBudgetExceeded):
+		return "the script ran out of its time budget; raise --budget (script time only: waiting for tools does not count)"
+	case errors.Is(err, execlua.ErrNestedWaitExceeded):
+		return "the run waited for tools longer than --max-wait allows; raise --max-wait"
+	case errors.Is(err, execlua.ErrMemoryExceeded):
+		return "the script ran out of memory; make it hold less at once"
+	}
+	return ""
 }
 
 // loaderSkips drops what C Lua's loader skips at the start of a script
@@ -251,12 +292,13 @@ func saveImages(images []execlua.Image, dir string) ([]savedImage, error) {
 	out := make([]savedImage, len(images))
 	for i, img := range images {
 		out[i].MIMEType = img.MIMEType
-		if dir == "" {
-			continue
-		}
 		data, err := decodeBase64(img.Data)
 		if err != nil {
 			return nil, fmt.Errorf("image %d: %w", i+1, err)
+		}
+		out[i].Bytes = len(data)
+		if dir == "" {
+			continue
 		}
 		name := filepath.Join(dir, fmt.Sprintf("image-%d%s", i+1, imageExt(img.MIMEType)))
 		if err := os.WriteFile(name, data, 0o644); err != nil {
@@ -302,43 +344,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// liveSummary shows the summary while a script runs: on a terminal one line
-// rewritten in place, elsewhere one plain line per change.
-type liveSummary struct {
-	w        io.Writer
-	terminal bool
-	shown    bool
-	start    time.Time
-}
-
-func newLiveSummary(w io.Writer) *liveSummary {
-	return &liveSummary{w: w, terminal: isTerminal(w), start: time.Now()}
-}
-
-// oneLine folds the summary's lines ("3 tool calls", then names) into one.
-func oneLine(summary string) string {
-	head, rest, ok := strings.Cut(summary, "\n")
-	if !ok {
-		return head
-	}
-	return head + ": " + strings.ReplaceAll(rest, "\n", ", ")
-}
-
-func (l *liveSummary) update(summary string) {
-	if l.terminal {
-		fmt.Fprintf(l.w, "\r\x1b[K%s", oneLine(summary))
-		l.shown = true
-		return
-	}
-	fmt.Fprintln(l.w, oneLine(summary))
-}
-
-// done replaces the live line with the final summary and the time taken.
-func (l *liveSummary) done(summary string) {
-	if l.shown {
-		fmt.Fprint(l.w, "\r\x1b[K")
-	}
-	fmt.Fprintf(l.w, "%s (%s)\n", oneLine(summary), time.Since(l.start).Round(time.Millisecond))
 }

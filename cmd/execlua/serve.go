@@ -74,9 +74,12 @@ func serveAction(c *cli.Context) error {
 	}
 	addr := c.String("http")
 	prompter := newPrompter(c)
-	if addr == "" && !c.Bool("yes") {
+	if addr == "" {
 		// Stdin and stdout carry the protocol: nobody can be asked.
-		prompter = &noTerminal{out: c.App.ErrWriter}
+		prompter = noTerminal{}
+		if c.Bool("yes") {
+			prompter = yes{noTerminal{}}
+		}
 	}
 	if c.Int("max-runs") < 0 || c.Int("max-runs-per-client") < 0 {
 		return usageErr("give --max-runs and --max-runs-per-client a whole number, 0 for the default", "the caps on runs must not be negative")

@@ -39,7 +39,7 @@ func TestTerminalPrompter(t *testing.T) {
 // On a terminal the live summary is one line rewritten in place.
 func TestLiveSummaryOnATerminal(t *testing.T) {
 	var out bytes.Buffer
-	l := &liveSummary{w: &out, terminal: true}
+	l := &progress{w: &out, term: true}
 	l.update("1 tool call\na")
 	l.update("2 tool calls\na\nb")
 	l.done("2 tool calls\na\nb")

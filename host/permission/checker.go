@@ -98,12 +98,23 @@ func (c *Checker) Check(name string, args json.RawMessage) Verdict {
 // Denied reports whether a deny rule without an argument pattern names the
 // tool: the tool is then kept out of tools[] and the pool alike.
 func (c *Checker) Denied(name string) bool {
-	for _, r := range c.rules {
-		if r.Kind == settings.Deny && (!r.HasPattern || r.Pattern == "" || r.Pattern == "*") && r.MatchesName(name) {
-			return true
+	return c.DeniedBy(name) != ""
+}
+
+// DeniedBy says which rule Denied holds for, as RefusedBy says it: "the
+// deny rule \"X\" in the project settings (/path)"; "" when none does.
+func (c *Checker) DeniedBy(name string) string {
+	for i := range c.rules {
+		if r := &c.rules[i]; r.wholeToolDeny() && r.MatchesName(name) {
+			return (&DeniedError{Rule: r}).RefusedBy()
 		}
 	}
-	return false
+	return ""
+}
+
+// wholeToolDeny is a deny rule without an argument pattern.
+func (r *Rule) wholeToolDeny() bool {
+	return r.Kind == settings.Deny && (!r.HasPattern || r.Pattern == "" || r.Pattern == "*")
 }
 
 // ErrDenied is what every refusal matches.
@@ -114,15 +125,36 @@ var ErrDenied = errors.New("permission denied")
 type DeniedError struct {
 	Tool   string
 	Reason string
+	// Rule is the deny rule that refused, nil when none did.
+	Rule *Rule
+	// By says who refused when no rule did: "the user", "the permission
+	// mode dontAsk", ...
+	By string
+	// Err is the error that made the refusal (a prompter's), if any.
+	Err error
 }
 
 func (e *DeniedError) Error() string { return e.Reason }
-func (e *DeniedError) Unwrap() error { return ErrDenied }
+
+// RefusedBy says who refused: the rule and the file it is in, or By.
+func (e *DeniedError) RefusedBy() string {
+	if e.Rule != nil {
+		return fmt.Sprintf("the %s rule %q in %s", e.Rule.Kind, e.Rule.Text, e.Rule.Source())
+	}
+	return e.By
+}
+func (e *DeniedError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrDenied}
+	}
+	return []error{ErrDenied, e.Err}
+}
 
 // Refusal is the error for a verdict of Deny.
 func (v Verdict) Refusal(tool string) error {
 	if v.Rule != nil {
-		return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %q in the %s settings.", tool, v.Rule.Text, v.Rule.Scope)}
+		return &DeniedError{Tool: tool, Rule: v.Rule, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %q in %s.", tool, v.Rule.Text, v.Rule.Source())}
 	}
-	return &DeniedError{Tool: tool, Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s.", tool, v.Mode)}
+	return &DeniedError{Tool: tool, By: fmt.Sprintf("the permission mode %s (permissions.defaultMode)", v.Mode),
+		Reason: fmt.Sprintf("Permission to use %s has been denied: no rule allows it and the permission mode is %s (permissions.defaultMode).", tool, v.Mode)}
 }

@@ -10,7 +10,7 @@ import (
 
 func settingsWith(t *testing.T, perms settings.Permissions) *settings.Settings {
 	t.Helper()
-	st := settings.Open(settings.Paths{}, &settings.Options{Remote: &settings.File{Permissions: perms}})
+	st := settings.Open(settings.Paths{}, &settings.Options{Managed: &settings.File{Permissions: perms}})
 	return st.Current()
 }
 

@@ -5,7 +5,8 @@
 // file (~/.claude/settings.json), the project file (.claude/settings.json),
 // the local project file (.claude/settings.local.json) and the managed
 // file, which stands in for remote settings an administrator pushes and
-// which a library host may supply from code instead ([Store.SetRemote]).
+// which a library host may give from code instead (Options.Managed,
+// [Store.SetManaged]).
 // MCP servers also come from a separate .mcp.json.
 //
 // Layers merge key by key:
@@ -23,6 +24,11 @@
 //     out; if some layer sets enabledMcpjsonServers, only the named
 //     .mcp.json servers are kept. Servers from settings files are not
 //     filtered by these lists.
+//
+// A key that neither execlua nor Claude Code knows (a misspelling such as
+// "permisions", which would leave its rules out without a word) is
+// reported through Options.OnWarning as an [UnknownKeyError] naming the
+// file and the nearest known key; the file is still read.
 //
 // A [Store] holds the last good contents of every file and, once watching,
 // reloads a file when it changes. A file that does not parse keeps its last

@@ -51,13 +51,32 @@ type HookMatcher struct {
 	Hooks   []HookCommand `json:"hooks"`
 }
 
-// HookCommand is one command hook.
+// HookCommand is one hook: a command run through sh -c, or an HTTP
+// endpoint the hook input is POSTed to.
 type HookCommand struct {
-	// Type is "command"; hooks of other types are not run.
+	// Type is "command" or "http"; hooks of other types are not run.
 	Type    string `json:"type"`
-	Command string `json:"command"`
-	// Timeout is in seconds; 0 means the default (60 s).
+	Command string `json:"command,omitempty"`
+	// URL, Headers and AllowedEnvVars are an HTTP hook's: $VAR and ${VAR}
+	// in a header value are replaced by the variable when AllowedEnvVars
+	// names it, by "" otherwise.
+	URL            string            `json:"url,omitempty"`
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+	// Timeout is in seconds; 0 means the default (600 s).
 	Timeout float64 `json:"timeout,omitempty"`
+	// OnFailure "block" makes a PreToolUse or PermissionRequest hook that
+	// cannot start, times out or fails otherwise refuse the call instead
+	// of letting it through (fail closed); "" lets it through.
+	OnFailure string `json:"onFailure,omitempty"`
+}
+
+// Label names a hook in messages: its command, or its URL.
+func (h HookCommand) Label() string {
+	if h.Type == "http" {
+		return h.URL
+	}
+	return h.Command
 }
 
 // ServerConfig is one entry of an mcpServers map, as .mcp.json and
@@ -145,6 +164,15 @@ func Parse(path string, data []byte) (File, error) {
 			return File{}, &FileError{Path: path, Err: fmt.Errorf("mcpServers.%s: %w", name, err)}
 		}
 	}
+	for event, matchers := range f.Hooks {
+		for _, m := range matchers {
+			for _, h := range m.Hooks {
+				if err := h.check(); err != nil {
+					return File{}, &FileError{Path: path, Err: fmt.Errorf("hooks.%s: %w", event, err)}
+				}
+			}
+		}
+	}
 	// A mistyped mode would silently fall back to asking for everything.
 	if m := f.Permissions.DefaultMode; m != "" && !slices.Contains(Modes, m) {
 		return File{}, &FileError{Path: path, Err: fmt.Errorf("permissions.defaultMode: %q is no mode: expected one of %s", m, strings.Join(Modes, ", "))}
@@ -152,19 +180,36 @@ func Parse(path string, data []byte) (File, error) {
 	return f, nil
 }
 
+// check reports a hook entry that cannot run as written.
+func (h HookCommand) check() error {
+	switch {
+	case h.Type == "http" && h.URL == "":
+		return errors.New(`an "http" hook needs a "url"`)
+	case h.Type == "command" && h.Command == "":
+		return errors.New(`a "command" hook needs a "command"`)
+	case h.OnFailure != "" && h.OnFailure != "block" && h.OnFailure != "allow":
+		return fmt.Errorf(`onFailure %q: expected "block" or "allow"`, h.OnFailure)
+	case h.Timeout < 0:
+		return fmt.Errorf("timeout %v: expected a positive number of seconds", h.Timeout)
+	}
+	return nil
+}
+
 // Modes are the values permissions.defaultMode takes.
 var Modes = []string{"default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"}
 
-// readFile reads and parses path; a missing file is an empty layer.
-func readFile(path string) (File, error) {
+// readFile reads and parses path, returning its bytes too; a missing file
+// is an empty layer.
+func readFile(path string) (File, []byte, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return File{}, nil
+		return File{}, nil, nil
 	}
 	if err != nil {
-		return File{}, &FileError{Path: path, Err: err}
+		return File{}, nil, &FileError{Path: path, Err: err}
 	}
-	return Parse(path, data)
+	f, err := Parse(path, data)
+	return f, data, err
 }
 
 // decode unmarshals data into v, turning offsets into line and column.

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 )
@@ -47,6 +48,8 @@ type Settings struct {
 	layers  [numScopes]File
 	paths   Paths
 	mcpJSON map[string]ServerConfig
+	// fromCode is set when the managed layer was given from code.
+	fromCode bool
 }
 
 // Layer returns what one layer's file says (the zero File when it has
@@ -95,6 +98,18 @@ type Rule struct {
 	Text  string
 	Kind  RuleKind
 	Scope Scope
+	// File is the settings file that holds the rule; "" for rules given
+	// from code (Options.Managed) or granted in this process.
+	File string
+}
+
+// Source says where a rule comes from, for messages: "the project
+// settings (/repo/.claude/settings.json)".
+func (r Rule) Source() string {
+	if r.File == "" {
+		return fmt.Sprintf("the %s settings", r.Scope)
+	}
+	return fmt.Sprintf("the %s settings (%s)", r.Scope, r.File)
 }
 
 // Rules are the permission rules of every layer, lowest layer first.
@@ -102,9 +117,13 @@ func (s *Settings) Rules() []Rule {
 	var out []Rule
 	for sc := User; sc < numScopes; sc++ {
 		p := s.layers[sc].Permissions
+		file := s.paths.of(sc)
+		if sc == Managed && s.fromCode {
+			file = ""
+		}
 		for kind, list := range [...][]string{Allow: p.Allow, Ask: p.Ask, Deny: p.Deny} {
 			for _, text := range list {
-				out = append(out, Rule{Text: text, Kind: RuleKind(kind), Scope: sc})
+				out = append(out, Rule{Text: text, Kind: RuleKind(kind), Scope: sc, File: file})
 			}
 		}
 	}

@@ -63,7 +63,7 @@ func TestFLAG4_Precedence(t *testing.T) {
 	if got := s.NonDeferred(Managed); !cmp.Equal(got, []string{"M"}) {
 		t.Errorf("remote non-deferred: %v", got)
 	}
-	want := []Rule{{"A", Allow, User}, {"D", Deny, Project}, {"Q", Ask, Local}}
+	want := []Rule{{"A", Allow, User, p.User}, {"D", Deny, Project, p.Project}, {"Q", Ask, Local, p.Local}}
 	if diff := cmp.Diff(want, s.Rules()); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
@@ -78,15 +78,15 @@ func TestFLAG4_Precedence(t *testing.T) {
 		t.Errorf("no layers: %v", *v)
 	}
 	// A remote layer from code replaces the managed file.
-	st := Open(p, &Options{Remote: &File{EnableExec: ptr(false)}})
+	st := Open(p, &Options{Managed: &File{EnableExec: ptr(false)}})
 	if v := st.Current().EnableExec(Managed); *v {
 		t.Error("the remote layer from code must replace the managed file")
 	}
 	changed := make(chan *Settings, 1)
 	st = Open(p, &Options{OnChange: func(s *Settings) { changed <- s }})
-	st.SetRemote(File{EnableExec: ptr(false)})
+	st.SetManaged(File{EnableExec: ptr(false)})
 	if v := (<-changed).EnableExec(Managed); *v {
-		t.Error("SetRemote must take effect")
+		t.Error("SetManaged must take effect")
 	}
 }
 
@@ -387,5 +387,36 @@ func TestServerTransport(t *testing.T) {
 		if got := f.MCPServers[name].Transport(); got != want {
 			t.Errorf("%s: transport %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestUnknownKeys: a misspelt key is named with the key it resembles;
+// Claude Code's own keys, which execlua does not read, draw no warning;
+// the Store reports them through OnWarning, naming the file.
+func TestUnknownKeys(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	write(t, path, `{"permisions": {"allow": ["X"]}, "model": "opus", "env": {}, "statusLine": {},
+		"permissions": {"alow": [], "additionalDirectories": []}, "frobnicate": 1,
+		"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timout": 5}]}],
+		          "PostToolUsee": [{"matcher": "x", "hooks": []}], "Stop": [{"hooks": []}]}}`)
+	var got []string
+	st := Open(Paths{User: path}, &Options{OnWarning: func(err error) {
+		var uk *UnknownKeyError
+		if !errors.As(err, &uk) || uk.Path != path {
+			t.Errorf("warning %v", err)
+		}
+		got = append(got, strings.TrimPrefix(err.Error(), path+": "))
+	}})
+	defer st.Close()
+	want := []string{
+		`unknown key "frobnicate" is ignored (it is neither an execlua nor a Claude Code settings key)`,
+		`unknown key "permisions" is ignored; did you mean "permissions"?`,
+		`unknown key "permissions.alow" is ignored; did you mean "allow"?`,
+		`unknown key "hooks.PostToolUsee" is ignored; did you mean "PostToolUse"?`,
+		`unknown key "hooks.PreToolUse[0].hooks[0].timout" is ignored; did you mean "timeout"?`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }

@@ -14,12 +14,17 @@ import (
 )
 
 // Options configure a Store. The zero value (and nil) reads only the
-// settings files, calls nobody on changes, and supplies no remote layer.
+// settings files, calls nobody on changes, and supplies no managed layer
+// from code.
 type Options struct {
 	// MCPConfig is an .mcp.json file; "" for none.
 	MCPConfig string
-	// Remote, when set, is the managed layer supplied from code; it
-	// replaces Paths.Managed.
+	// Managed, when set, is the managed layer given from code (rules,
+	// hooks and switches a Go host sets); it replaces Paths.Managed.
+	Managed *File
+	// Remote is the old name of Managed.
+	//
+	// Deprecated: use Managed.
 	Remote *File
 	// OnChange is called with the new settings after every reload that
 	// changed them, one call at a time.
@@ -27,6 +32,9 @@ type Options struct {
 	// OnError is called with a *FileError whenever a file fails to load;
 	// the file keeps its last good contents.
 	OnError func(error)
+	// OnWarning is called with an *UnknownKeyError for every key of a
+	// file that no known settings key matches, each time the file is read.
+	OnWarning func(error)
 	// Debounce is how long a watched file must stay quiet before it is
 	// read again, so that a file written in several steps is read once,
 	// whole (default 50 ms).
@@ -44,7 +52,7 @@ type Store struct {
 	mu      sync.Mutex // guards the fields below
 	files   map[string]File
 	errs    map[string]error
-	remote  *File
+	managed *File
 	cur     *Settings
 	watcher *fsnotify.Watcher
 	closed  bool
@@ -60,7 +68,10 @@ func Open(paths Paths, opts *Options) *Store {
 	if opts != nil {
 		s.opts = *opts
 	}
-	s.remote = s.opts.Remote
+	if s.opts.Managed == nil {
+		s.opts.Managed = s.opts.Remote
+	}
+	s.managed = s.opts.Managed
 	if s.opts.Debounce <= 0 {
 		s.opts.Debounce = DefaultDebounce
 	}
@@ -77,7 +88,7 @@ func Open(paths Paths, opts *Options) *Store {
 func (s *Store) watched() []string {
 	var out []string
 	for sc := User; sc < numScopes; sc++ {
-		if p := s.paths.of(sc); p != "" && (sc != Managed || s.opts.Remote == nil) {
+		if p := s.paths.of(sc); p != "" && (sc != Managed || s.opts.Managed == nil) {
 			out = append(out, p)
 		}
 	}
@@ -90,7 +101,12 @@ func (s *Store) watched() []string {
 // load reads one file into the store, keeping the last good contents on
 // failure. It reports whether the contents changed.
 func (s *Store) load(path string) bool {
-	f, err := readFile(path)
+	f, data, err := readFile(path)
+	if err == nil && path != s.opts.MCPConfig && s.opts.OnWarning != nil {
+		for _, w := range UnknownKeys(path, data) {
+			s.opts.OnWarning(w)
+		}
+	}
 	if err != nil {
 		s.mu.Lock()
 		s.errs[path] = err
@@ -116,8 +132,9 @@ func (s *Store) build() *Settings {
 			st.layers[sc] = s.files[p]
 		}
 	}
-	if s.remote != nil {
-		st.layers[Managed] = *s.remote
+	if s.managed != nil {
+		st.layers[Managed] = *s.managed
+		st.fromCode = true
 	}
 	if s.opts.MCPConfig != "" {
 		st.mcpJSON = s.files[s.opts.MCPConfig].MCPServers
@@ -144,14 +161,19 @@ func (s *Store) Errors() []error {
 	return out
 }
 
-// SetRemote replaces the managed layer with settings supplied from code
+// SetManaged replaces the managed layer with settings given from code
 // (FLAG-4, POOL-12) and reports the change.
-func (s *Store) SetRemote(f File) {
+func (s *Store) SetManaged(f File) {
 	s.mu.Lock()
-	s.remote = &f
+	s.managed = &f
 	s.mu.Unlock()
 	s.rebuild()
 }
+
+// SetRemote is the old name of SetManaged.
+//
+// Deprecated: use SetManaged.
+func (s *Store) SetRemote(f File) { s.SetManaged(f) }
 
 // Reload reads the given files again (every file when none is given) and
 // reports a change.

@@ -82,7 +82,7 @@ func serve(in io.Reader, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "worker: %v\n", err)
 		return 2
 	}
-	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewLazyToolset(m.Run.Tools, w.schema), SearchSchema: m.Run.SearchSchema, OnCall: w.called, OnPrint: w.printed}
+	req := sandbox.Request{Code: m.Run.Code, Tools: sandbox.NewLazyToolset(m.Run.Tools, w.schema), Denied: m.Run.Denied, SearchSchema: m.Run.SearchSchema, OnCall: w.called, OnPrint: w.printed}
 	if m.Run.HasFunnel {
 		req.Funnel = w
 	}

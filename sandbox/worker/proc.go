@@ -203,7 +203,7 @@ func (w *proc) run(ctx context.Context, req sandbox.Request, opts sandbox.Option
 	r := &hostRun{w: w, req: req, ctx: ctx, budget: budget, inFlight: map[int]inFlight{}, callErrs: map[int]error{},
 		ended: make(chan sandbox.Outcome, 1)}
 	err := w.c.send(&message{Type: msgRun, Run: &runRequest{
-		Code: req.Code, Tools: names(req.Tools), SearchSchema: req.SearchSchema,
+		Code: req.Code, Tools: names(req.Tools), Denied: req.Denied, SearchSchema: req.SearchSchema,
 		HasFunnel: req.Funnel != nil, HasSearch: req.Search != nil, Options: opts,
 	}}, true)
 	if err != nil {

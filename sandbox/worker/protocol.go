@@ -291,7 +291,8 @@ func (d *decoder) fail(err error) {
 type runRequest struct {
 	Code         string
 	Tools        []string
-	SearchSchema json.RawMessage `json:",omitempty"`
+	Denied       map[string]string `json:",omitempty"`
+	SearchSchema json.RawMessage   `json:",omitempty"`
 	HasFunnel    bool
 	HasSearch    bool
 	Options      sandbox.Options
