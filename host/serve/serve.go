@@ -237,7 +237,7 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	run, messages := collect(run)
+	run, messages := collect(inSession(run))
 	run, decision := s.observe(run, who)
 	report, delivered := progress(ctx, req)
 	res := s.host.RunExec(run, s.shared, input, &execlua.RunOptions{Progress: report})
@@ -278,7 +278,7 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		if err != nil || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		call, messages := collect(ctx)
+		call, messages := collect(inSession(ctx))
 		call, _ = s.observe(call, client(ctx))
 		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
 		res := toResult(out)
@@ -288,6 +288,17 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 		res.Content = append(res.Content, messages()...)
 		return res, nil
 	}
+}
+
+// inSession returns ctx with the calling MCP session's id as the session
+// id its hooks read (HOOK-8), so that each client's conversation has one of
+// its own, stable across its calls; a request with no session keeps the
+// host's.
+func inSession(ctx context.Context) context.Context {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		return host.WithSession(ctx, cs.SessionID(), "")
+	}
+	return ctx
 }
 
 // collect returns a context of ctx that collects the messages PostToolUse

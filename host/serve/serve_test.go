@@ -473,3 +473,45 @@ func TestProgressInOrderOverHTTP(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// HOOK-8 over MCP: each client's MCP session is its conversation, so its
+// hooks read that session's id as session_id, the same for every call it
+// makes and another for another client's.
+func TestHooksReadTheClientsSession(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen.jsonl")
+	file := filepath.Join(dir, "settings.json")
+	hook := fmt.Sprintf(`{"hooks":{"PreToolUse":[{"matcher":"mcp__demo__echo","hooks":[{"type":"command","command":"cat >> %s; echo >> %s"}]}]}}`, seen, seen)
+	if err := os.WriteFile(file, []byte(hook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, _, _ := fleet(t, file)
+	a, _ := connect(t, url)
+	b, _ := connect(t, url)
+	for _, c := range []*client.Client{a, a, b} {
+		if res := execCall(t, c, `return tools.mcp__demo__echo{ a = 1 }`, false); res.IsError {
+			t.Fatalf("Exec: %v", texts(res))
+		}
+	}
+	raw, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var in struct {
+			SessionID string `json:"session_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("hook input %q: %v", line, err)
+		}
+		got = append(got, in.SessionID)
+	}
+	want := []string{a.GetSessionId(), a.GetSessionId(), b.GetSessionId()}
+	if want[0] == "" || want[0] == want[2] {
+		t.Fatalf("the clients' sessions are %q and %q", want[0], want[2])
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("session_id per call (-want +got):\n%s", diff)
+	}
+}
