@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Sentinels for the ways a run ends early; errors.Is works on Outcome.Err.
@@ -52,11 +53,51 @@ func (e *CallLimitError) Error() string {
 }
 func (e *CallLimitError) Unwrap() error { return ErrCallLimit }
 
-// UnknownToolError refuses a call to an mcp__ name outside the pool.
+// UnknownToolError refuses a call to an mcp__ name outside the pool. Its
+// message shows at most the first maxNameShown characters of the name.
 type UnknownToolError struct{ Name string }
 
 func (e *UnknownToolError) Error() string {
-	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", e.Name, SearchName)
+	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", shownName(e.Name), SearchName)
+}
+
+// maxNameShown bounds a name a script wrote when a message repeats it:
+// a name of megabytes is no tool's.
+const maxNameShown = 200
+
+// shownName is name as a message repeats it: cut at maxNameShown
+// characters, saying how long it was.
+func shownName(name string) string {
+	if len(name) <= maxNameShown {
+		return name
+	}
+	return cutRunes(name, maxNameShown) + fmt.Sprintf("… (a name of %d bytes)", len(name))
+}
+
+// CutMessage bounds an error's message at keep characters (a script's
+// error, whatever it raised; see Options.MaxErrorChars), noting the cut
+// and the full length.
+func CutMessage(msg string, keep int) string {
+	if len(msg) <= keep { // never more characters than bytes
+		return msg
+	}
+	chars := utf8.RuneCountInString(msg)
+	if chars <= keep {
+		return msg
+	}
+	return cutRunes(msg, keep) + fmt.Sprintf("\n[Error message truncated: it was %d characters long.]", chars)
+}
+
+// cutRunes returns the first n characters of s.
+func cutRunes(s string, n int) string {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
 }
 func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
 

@@ -138,6 +138,9 @@ type encoder struct {
 	// stopWhenFull ends the walk with errFull once the sink is full,
 	// rather than counting the rest.
 	stopWhenFull bool
+	// leftOut counts the keys a lenient walk left out because another key
+	// of their table has the same JSON name (unique).
+	leftOut int
 }
 
 // ToJSON encodes v as a tool argument (strict), rooted at name (e.g.
@@ -203,30 +206,40 @@ func (s *State) RenderCut(v glua.LValue, keep int) (text string, chars int, err 
 	return e.buf.buf.String(), e.buf.chars, nil
 }
 
+// Rendered is a value rendered for the model: the first characters kept,
+// the full length, and how many keys were left out because another key of
+// their table has the same JSON name (see unique).
+type Rendered struct {
+	Text    string
+	Chars   int
+	LeftOut int
+}
+
 // RenderResult renders what a script returned, as RenderCut does: one
 // string verbatim, any other single value as JSON, several values as a
 // JSON array.
-func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars int, err error) {
+func (s *State) RenderResult(values []glua.LValue, keep int) (Rendered, error) {
 	if len(values) == 1 {
 		if str, ok := values[0].(glua.LString); ok {
-			return cutRunes(string(str), keep), utf8.RuneCountInString(string(str)), nil
+			return Rendered{Text: cutRunes(string(str), keep), Chars: utf8.RuneCountInString(string(str))}, nil
 		}
 	}
-	if len(values) == 1 {
-		return s.RenderCut(values[0], keep)
-	}
 	e := s.lenient(keep)
-	e.buf.WriteByte('[')
+	if len(values) > 1 {
+		e.buf.WriteByte('[')
+	}
 	for i, v := range values {
 		if i > 0 {
 			e.buf.WriteByte(',')
 		}
 		if err := e.encode(v, nil, nil, 0); err != nil {
-			return "", 0, err
+			return Rendered{}, err
 		}
 	}
-	e.buf.WriteByte(']')
-	return e.buf.buf.String(), e.buf.chars, nil
+	if len(values) > 1 {
+		e.buf.WriteByte(']')
+	}
+	return Rendered{Text: e.buf.buf.String(), Chars: e.buf.chars, LeftOut: e.leftOut}, nil
 }
 
 func (s *State) lenient(keep int) *encoder {
@@ -459,7 +472,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, depth 
 // the run's stop as it goes: a table may hold millions of keys.
 func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 	mark := len(e.keys)
-	numeric, maxIndex := 0, 0
+	numeric, maxIndex, strs := 0, 0, 0
 	var bad glua.LValue
 	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
 		if err := e.tick(); err != nil {
@@ -475,6 +488,7 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 			}
 			bad = k
 		case glua.LString:
+			strs++
 		default:
 			bad = k
 		}
@@ -482,6 +496,9 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 	keys := e.keys[mark:]
 	if numeric == len(keys) && maxIndex == len(keys) {
 		return keys, true, nil
+	}
+	if !e.strict && strs < len(keys) {
+		keys = e.unique(t, keys)
 	}
 	if e.strict && (numeric > 0 || bad != nil) {
 		switch k := bad; {
@@ -501,6 +518,32 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 		return keys, false, nil
 	}
 	return keys, false, e.sortKeys(keys)
+}
+
+// unique keeps one key of each JSON name, so that an object is always
+// valid JSON: a string key keeps its name ({[1] = "int", ["1"] = "str"}
+// is {"1":"str"}), and of other keys of one name (two functions, 1e15 and
+// 1e15 + 1) the first in the table's order. Those left out are counted in
+// leftOut. Only non-string keys are looked up, each once, so the cost is
+// linear in the table.
+func (e *encoder) unique(t *glua.LTable, keys []glua.LValue) []glua.LValue {
+	var named map[string]bool // the names of the non-string keys kept
+	kept := keys[:0]
+	for _, k := range keys {
+		if _, str := k.(glua.LString); !str {
+			name := keyString(k)
+			if t.RawGetString(name) != glua.LNil || named[name] {
+				e.leftOut++
+				continue
+			}
+			if named == nil {
+				named = map[string]bool{}
+			}
+			named[name] = true
+		}
+		kept = append(kept, k)
+	}
+	return kept
 }
 
 // stopSort carries a stop out of a sort's comparison.
