@@ -24,12 +24,11 @@ func bothModes(t *testing.T, f sandbox.Funnel, tools []pool.Tool, limits Limits,
 	}
 }
 
-// Host work a script triggers with an argument is bounded, in both
-// isolation modes: a ToolSearch query of 4 MiB or of 40,000 words, too
-// many words or select: names, and a 4 MiB unknown tool name are refused
-// with an error that names the limit, and with a 4 MiB argument they cost
-// the host a bounded CPU time (before: 40,000 words took 3.6 s of the
-// host's, a 4 MiB query of words never ended).
+// ISO-8 for the host's work: what a script hands the host is bounded, in
+// both isolation modes. A ToolSearch query of 4 MiB or of 40,000 words,
+// too many words or select: names, and a 4 MiB unknown tool name are
+// refused with an error that names the limit; these and a 4 MiB argument
+// cost a bounded CPU time (before: 40,000 words took 3.6 s of the host's).
 func TestHostWorkIsBounded(t *testing.T) {
 	const words40k = `local w = {} for i = 1, 40000 do w[i] = "w" .. i end `
 	for _, tc := range []struct {
@@ -93,11 +92,11 @@ func TestSearchGetsTheRunsContext(t *testing.T) {
 	}
 }
 
-// Every path into the text the model gets, the error and the printed
-// lines is bounded, with a note of what was cut, in both modes: an error
-// of 4 MiB, an error object whose __tostring gives 4 MiB, a large error
-// table, a funnel's error of 4 MiB, a funnel's panic of 4 MiB, 4 MiB
-// printed, and a caught error returned.
+// BUD-7, BUD-8 for every text: every path into the text the model gets,
+// the error and the printed lines is bounded, with a note of what was
+// cut, in both modes: an error of 4 MiB, an error object whose __tostring
+// gives 4 MiB, a large error table, a funnel's error of 4 MiB, a funnel's
+// panic of 4 MiB, 4 MiB printed, and a caught error returned.
 func TestEveryTextIsBounded(t *testing.T) {
 	const keep = 3000
 	huge := strings.Repeat("z", 4<<20)

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// A returned table whose keys write the same JSON name is valid JSON in
-// both modes: a string key keeps its name ({[1] = "int", ["1"] = "str"}
+// ORCH-7: a returned table whose keys write the same JSON name is valid
+// JSON in both modes: a string key keeps its name ({[1] = "int", ["1"] = "str"}
 // is {"1":"str"}), and the text says how many keys were left out.
 func TestResultKeysAreUnique(t *testing.T) {
 	const oneLeft = "\n[1 key was left out of the return value: its table has another key of the same name in JSON (a string key keeps its name: {[1] = 1, [\"1\"] = 2} is {\"1\":2}).]"

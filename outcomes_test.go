@@ -127,7 +127,8 @@ func (c *endRun) tools() map[string]toolFunc {
 	}
 }
 
-// Every way a run can end gives the same outcome in both isolation modes:
+// BUD-1, BUD-6, BUD-10, BUD-11, BUD-12 and ORCH-4 in both modes: every
+// way a run can end gives the same outcome in both isolation modes:
 // the same sentinels (errors.Is), the same text for the model and the same
 // error text, and the same printed lines and calls. A run whose context
 // ends, cancelled or past its deadline, is ErrCanceled with the context's

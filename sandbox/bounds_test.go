@@ -46,7 +46,7 @@ func TestMessagesAreCut(t *testing.T) {
 		}
 	}
 	long := &UnknownToolError{Name: "mcp__" + strings.Repeat("é", 1<<20)}
-	if msg := long.Error(); len(msg) > 600 || !strings.Contains(msg, "… (a name of 2097157 bytes) is not reachable") {
+	if msg := long.Error(); len(msg) > 600 || !strings.Contains(msg, "… (a name of 2097157 bytes) is not reachable") || !errors.Is(long, ErrUnknownTool) {
 		t.Errorf("a long unknown name: %.300q… (%d bytes)", msg, len(msg))
 	}
 	if got := (&Options{MaxResultChars: 10}).MaxErrorChars(); got != minErrorChars {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/execlua/execlua/internal/luavm"
 )
 
 // Sentinels for the ways a run ends early; errors.Is works on Outcome.Err.
@@ -60,6 +62,7 @@ type UnknownToolError struct{ Name string }
 func (e *UnknownToolError) Error() string {
 	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", shownName(e.Name), SearchName)
 }
+func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
 
 // maxNameShown bounds a name a script wrote when a message repeats it:
 // a name of megabytes is no tool's.
@@ -71,7 +74,7 @@ func shownName(name string) string {
 	if len(name) <= maxNameShown {
 		return name
 	}
-	return cutRunes(name, maxNameShown) + fmt.Sprintf("… (a name of %d bytes)", len(name))
+	return luavm.CutRunes(name, maxNameShown) + fmt.Sprintf("… (a name of %d bytes)", len(name))
 }
 
 // CutMessage bounds an error's message at keep characters (a script's
@@ -85,21 +88,8 @@ func CutMessage(msg string, keep int) string {
 	if chars <= keep {
 		return msg
 	}
-	return cutRunes(msg, keep) + fmt.Sprintf("\n[Error message truncated: it was %d characters long.]", chars)
+	return luavm.CutRunes(msg, keep) + fmt.Sprintf("\n[Error message truncated: it was %d characters long.]", chars)
 }
-
-// cutRunes returns the first n characters of s.
-func cutRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
-}
-func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
 
 // ScriptError is a script that failed on its own: a syntax error, an
 // uncaught error() or a refused nested call it did not catch. Cause is the

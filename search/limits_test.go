@@ -24,8 +24,8 @@ func numberedWords(n int) string {
 	return b.String()
 }
 
-// A query past an input limit is refused with a LimitError that names the
-// limit, before anything is ranked: a 4 MiB query and one of 40,000 words
+// ISO-8 and SRCH-13 for ToolSearch's input: a query past an input limit
+// is refused with a LimitError that names the limit, before anything is ranked: a 4 MiB query and one of 40,000 words
 // cost what decoding their JSON costs. Queries at the limits are answered.
 func TestQueryLimits(t *testing.T) {
 	x := NewIndex(loadPool(t, "../testdata/search/eval/pool.json"))

@@ -62,7 +62,7 @@ func (s *sink) WriteString(str string) (int, error) {
 		return len(str), nil
 	}
 	if room := s.keep - s.chars; len(str) > room {
-		kept := cutRunes(str, room)
+		kept := CutRunes(str, room)
 		s.buf.WriteString(kept)
 		s.chars += utf8.RuneCountInString(kept)
 		str = str[len(kept):]
@@ -87,8 +87,9 @@ func (s *sink) writeASCII(b []byte) {
 // full reports whether nothing more is kept: the rest is only counted.
 func (s *sink) full() bool { return s.chars >= s.keep }
 
-// cutRunes returns the first n characters of s.
-func cutRunes(s string, n int) string {
+// CutRunes returns the first n characters of s (all of s when it has no
+// more).
+func CutRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -221,7 +222,7 @@ type Rendered struct {
 func (s *State) RenderResult(values []glua.LValue, keep int) (Rendered, error) {
 	if len(values) == 1 {
 		if str, ok := values[0].(glua.LString); ok {
-			return Rendered{Text: cutRunes(string(str), keep), Chars: utf8.RuneCountInString(string(str))}, nil
+			return Rendered{Text: CutRunes(string(str), keep), Chars: utf8.RuneCountInString(string(str))}, nil
 		}
 	}
 	e := s.lenient(keep)
