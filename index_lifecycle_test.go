@@ -1,6 +1,7 @@
 package execlua
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestSearchIndexBuiltWithThePool(t *testing.T) {
 	if st.index == first.index {
 		t.Fatal("a server connecting kept the old index")
 	}
-	out, err := st.search(json.RawMessage(`{"query":"slack post message"}`))
+	out, err := st.search(context.Background(), json.RawMessage(`{"query":"slack post message"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

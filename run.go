@@ -177,14 +177,17 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 // failed is the Result of a call that did not finish, keeping what the
 // script printed and which calls it made.
 func (s *Session) failed(err error, out sandbox.Outcome) Result {
+	// What the model and the log read of the error is bounded as the
+	// script's own errors are: a crash's panic value may be megabytes.
+	keep := s.limits.MaxErrorChars()
 	level := slog.LevelInfo
 	if errors.Is(err, sandbox.ErrCrashed) {
 		level = slog.LevelError
-		err = &crashError{detail: trimSourcePaths(err.Error())}
+		err = &crashError{detail: sandbox.CutMessage(trimSourcePaths(err.Error()), keep)}
 	}
 	s.log.Log(context.Background(), level, "Exec failed", "err", err, "calls", len(out.Calls))
 
-	text := failureText(err)
+	text := failureText(err, keep)
 	if log := logText(out); log != "" {
 		text += "\n\nPrinted output before the failure:\n" + log
 	}
@@ -250,16 +253,25 @@ func successText(out sandbox.Outcome) string {
 	return text + imagesNote(out)
 }
 
-// resultText is the return value with a note when it was cut (BUD-8). Only
-// the full length is told: the limit is the host's, not the model's.
+// resultText is the return value with a note when it was cut (BUD-8), and
+// one when keys were left out of it for repeating another key's JSON name.
+// Only the full length is told: the limit is the host's, not the model's.
 func resultText(out sandbox.Outcome) string {
+	text := out.Result
 	switch {
 	case out.Result == "" && out.ResultChars == 0:
 		return "(the script returned an empty string)"
 	case out.ResultChars > utf8.RuneCountInString(out.Result):
-		return out.Result + fmt.Sprintf("\n[Return value truncated: it was %d characters long.]", out.ResultChars)
+		text += fmt.Sprintf("\n[Return value truncated: it was %d characters long.]", out.ResultChars)
 	}
-	return out.Result
+	switch out.LeftOutKeys {
+	case 0:
+	case 1:
+		text += "\n[1 key was left out of the return value: its table has another key of the same name in JSON (a string key keeps its name: {[1] = 1, [\"1\"] = 2} is {\"1\":2}).]"
+	default:
+		text += fmt.Sprintf("\n[%d keys were left out of the return value: their tables have other keys of the same names in JSON (a string key keeps its name: {[1] = 1, [\"1\"] = 2} is {\"1\":2}).]", out.LeftOutKeys)
+	}
+	return text
 }
 
 // logText is what the script printed with a note when it was cut (BUD-7),
@@ -286,10 +298,11 @@ func imagesNote(out sandbox.Outcome) string {
 	return fmt.Sprintf("\n\n[%d more images from tool calls were left out.]", out.DroppedImages)
 }
 
-// failureText says in plain words why a call failed. The sandbox's budget
-// and wait messages are already written for the model; a crash's details
-// (a Go panic and its stack) are for the log only.
-func failureText(err error) string {
+// failureText says in plain words why a call failed, in at most about
+// keep characters. The sandbox's budget and wait messages are already
+// written for the model, and a script's error is cut already; a crash's
+// details (a Go panic and its stack) are for the log only.
+func failureText(err error, keep int) string {
 	var scriptErr *sandbox.ScriptError
 	switch {
 	case errors.Is(err, ErrInvalidInput):
@@ -305,7 +318,7 @@ func failureText(err error) string {
 	case errors.As(err, &scriptErr):
 		return "The script failed with an error: " + strings.TrimSpace(scriptErr.Message)
 	}
-	return sentence(err.Error())
+	return sentence(sandbox.CutMessage(err.Error(), keep))
 }
 
 // sentence capitalises s and ends it with a full stop.

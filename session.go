@@ -1,6 +1,7 @@
 package execlua
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -134,8 +135,8 @@ func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state
 
 // search answers tools.ToolSearch over this state's pool. It goes through
 // no funnel: searching reads the catalogue, it calls no tool.
-func (st *state) search(args json.RawMessage) (json.RawMessage, error) {
-	res, err := st.index.Search(args)
+func (st *state) search(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	res, err := st.index.SearchContext(ctx, args)
 	if err != nil {
 		return nil, err
 	}

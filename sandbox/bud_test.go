@@ -149,7 +149,7 @@ func TestBUD6_CallLimitRefusesOnlyThatCall(t *testing.T) {
 		local ok, err = pcall(tools.t, {})
 		local ok2 = pcall(tools.t, {})
 		return { ok, err, ok2 }`)
-	req.Search = func(json.RawMessage) (json.RawMessage, error) {
+	req.Search = func(context.Context, json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"matches":[],"total":0}`), nil
 	}
 	out := Run(context.Background(), req, &Options{MaxCalls: 3})
@@ -255,7 +255,7 @@ func TestBUD11_CrashIsAFailure(t *testing.T) {
 		t.Errorf("funnel panic: %v", out.Err)
 	}
 	req := f.request(`local ok = pcall(tools.ToolSearch, { query = "x" }) return "continued"`)
-	req.Search = func(json.RawMessage) (json.RawMessage, error) { panic("search bug") }
+	req.Search = func(context.Context, json.RawMessage) (json.RawMessage, error) { panic("search bug") }
 	if out := Run(context.Background(), req, nil); !errors.Is(out.Err, ErrCrashed) {
 		t.Errorf("search panic: %v", out.Err)
 	}

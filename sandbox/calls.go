@@ -87,7 +87,7 @@ func (r *run) submit(L *glua.LState, name string, args glua.LValue) (int, error)
 			p.err = fmt.Errorf("tools.%s is not available in this session", SearchName)
 			break
 		}
-		res, err := r.req.Search(encoded)
+		res, err := r.req.Search(r.budget, encoded)
 		p.out, p.err = Output{Structured: res}, err
 	}
 	return r.nextID, nil

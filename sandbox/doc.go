@@ -30,6 +30,15 @@
 // Run's goroutine waits for it or for the run's stop. A stopped VM ends at
 // its next instruction; one held in the compiler or by a funnel that
 // ignores its context is left behind, the call named in Outcome.Abandoned.
+// A run whose caller's context ends, cancelled or past its deadline, fails
+// with ErrCanceled wrapping that context's cause. ToolSearch is the host's
+// work on the script's time: the SearchFunc gets the run's context.
+//
+// What the model reads is bounded: the result at MaxResultChars, the log
+// at MaxLogChars, and a script's error (a string raised, a __tostring's,
+// a tool's error) at Options.MaxErrorChars, each with a note of its full
+// length; a returned table keeps one key of each JSON name
+// (Outcome.LeftOutKeys), so that the result is always valid JSON.
 //
 // Memory is charged to the run that holds it. The process's heap is only
 // the trigger: when it grows past what the run could still add, the run's

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
+
+	"github.com/execlua/execlua/internal/luavm"
 )
 
 // Sentinels for the ways a run ends early; errors.Is works on Outcome.Err.
@@ -52,7 +55,8 @@ func (e *CallLimitError) Error() string {
 }
 func (e *CallLimitError) Unwrap() error { return ErrCallLimit }
 
-// UnknownToolError refuses a call to an mcp__ name outside the pool.
+// UnknownToolError refuses a call to an mcp__ name outside the pool. Its
+// message shows at most the first maxNameShown characters of the name.
 type UnknownToolError struct {
 	Name string
 	// DeniedBy says who denied the tool when the host's permission filter
@@ -62,11 +66,38 @@ type UnknownToolError struct {
 
 func (e *UnknownToolError) Error() string {
 	if e.DeniedBy != "" {
-		return fmt.Sprintf("Permission to use %s has been denied by %s, so it is not among the tools scripts can call.", e.Name, e.DeniedBy)
+		return fmt.Sprintf("Permission to use %s has been denied by %s, so it is not among the tools scripts can call.", shownName(e.Name), e.DeniedBy)
 	}
-	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", e.Name, SearchName)
+	return fmt.Sprintf("%s is not reachable: only this session's catalogued tools can be called from Exec; find them with tools.%s{ query = \"...\" }", shownName(e.Name), SearchName)
 }
 func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
+
+// maxNameShown bounds a name a script wrote when a message repeats it:
+// a name of megabytes is no tool's.
+const maxNameShown = 200
+
+// shownName is name as a message repeats it: cut at maxNameShown
+// characters, saying how long it was.
+func shownName(name string) string {
+	if len(name) <= maxNameShown {
+		return name
+	}
+	return luavm.CutRunes(name, maxNameShown) + fmt.Sprintf("… (a name of %d bytes)", len(name))
+}
+
+// CutMessage bounds an error's message at keep characters (a script's
+// error, whatever it raised; see Options.MaxErrorChars), noting the cut
+// and the full length.
+func CutMessage(msg string, keep int) string {
+	if len(msg) <= keep { // never more characters than bytes
+		return msg
+	}
+	chars := utf8.RuneCountInString(msg)
+	if chars <= keep {
+		return msg
+	}
+	return luavm.CutRunes(msg, keep) + fmt.Sprintf("\n[Error message truncated: it was %d characters long.]", chars)
+}
 
 // ScriptError is a script that failed on its own: a syntax error, an
 // uncaught error() or a refused nested call it did not catch. Cause is the

@@ -5,17 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/execlua/execlua/internal/cputime"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/execlua/execlua/internal/cputime"
+	"github.com/execlua/execlua/internal/jsontext"
+	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/search"
 )
 
 // FuzzRun: no script, however malformed or hostile, crashes the sandbox
-// or runs on past its budget. Seeds are the script corpus.
+// or runs on past its budget; its error is bounded (MaxErrorChars), and
+// what it returns, unless a single string or cut, is valid JSON with no
+// key twice in an object. Seeds are the script corpus and the shapes of
+// issue 22 (megabytes handed to the host, keys of one JSON name).
 func FuzzRun(f *testing.F) {
 	files, _ := filepath.Glob("../testdata/lua/*.lua")
 	hostile, _ := filepath.Glob("../testdata/lua/hostile/*.lua")
@@ -26,18 +34,56 @@ func FuzzRun(f *testing.F) {
 		}
 		f.Add(string(src))
 	}
+	for _, seed := range []string{
+		`return {[1] = "int", ["1"] = "str"}`,
+		`return {[true] = 1, ["true"] = 2, [print] = 3, [type] = 4, [1e15] = 5, [1e15 + 1] = 6}`,
+		`return {[2] = "a", ["2"] = "b", x = {[1] = 1, ["1"] = 2}}, {[1] = 1, ["1"] = 2}`,
+		`error(("x"):rep(2^20))`,
+		`error(setmetatable({}, { __tostring = function() return ("y"):rep(2^20) end }))`,
+		`local n = "mcp__" .. ("x"):rep(2^20 - 5) return tools[n]{}`,
+		`return tools.ToolSearch{ query = ("x"):rep(2^20) }`,
+		`return tools.ToolSearch{ query = ("ab "):rep(300) }`,
+		`return tools.ToolSearch{ query = "select:" .. ("echo,"):rep(200) }`,
+		`local w = {} for i = 1, 40000 do w[i] = "w" .. i end return tools.ToolSearch{ query = table.concat(w, " ") }`,
+	} {
+		f.Add(seed)
+	}
 	funnel := newFunnel(map[string]toolFunc{"echo": echo, "fail": failing("no")})
+	var catalogue []pool.Tool
+	for _, tool := range funnel.toolList() {
+		catalogue = append(catalogue, pool.Tool{Name: tool.Name, Description: "a test tool"})
+	}
+	index := search.NewIndex(catalogue)
+	opts := &Options{Budget: 50 * time.Millisecond, MaxMemory: 64 << 20, MaxStringBytes: 1 << 20}
 	f.Fuzz(func(t *testing.T, code string) {
 		req := funnel.request(code)
+		req.Search = func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+			res, err := index.SearchContext(ctx, args)
+			if err != nil {
+				return nil, err
+			}
+			return json.Marshal(res)
+		}
+		req.SearchSchema = json.RawMessage(search.InputSchema)
 		var out Outcome
-		spent := cputime.Spent(t, func() {
-			out = Run(context.Background(), req, &Options{Budget: 50 * time.Millisecond, MaxMemory: 64 << 20, MaxStringBytes: 1 << 20})
-		})
+		spent := cputime.Spent(t, func() { out = Run(context.Background(), req, opts) })
 		if errors.Is(out.Err, ErrCrashed) {
 			t.Fatalf("crashed: %v", out.Err)
 		}
 		if spent > 5*time.Second {
 			t.Fatalf("spent %v of CPU", spent)
+		}
+		if out.Err != nil && utf8.RuneCountInString(out.Err.Error()) > opts.MaxErrorChars()+100 {
+			t.Fatalf("an error of %d characters", utf8.RuneCountInString(out.Err.Error()))
+		}
+		if out.HasResult && !out.StringResult && out.ResultChars == utf8.RuneCountInString(out.Result) {
+			doc, err := jsontext.Parse(out.Result)
+			if err != nil {
+				t.Fatalf("the result is not JSON (%v): %s", err, out.Result)
+			}
+			if key, twice := doc.RepeatedKey(); twice {
+				t.Fatalf("the result has key %q twice: %s", key, out.Result)
+			}
 		}
 	})
 }

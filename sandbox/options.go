@@ -46,6 +46,17 @@ const (
 	DefaultMaxMemory      = 256 << 20
 )
 
+// minErrorChars is the least MaxErrorChars keeps.
+const minErrorChars = 2000
+
+// MaxErrorChars is how many characters of an error's message a run keeps
+// (a script's error, whatever it raised; a crash's report): MaxResultChars,
+// but never under 2,000, so that a small result limit leaves errors
+// readable.
+func (o *Options) MaxErrorChars() int {
+	return max(o.withDefaults().MaxResultChars, minErrorChars)
+}
+
 func (o *Options) withDefaults() Options {
 	var out Options
 	if o != nil {

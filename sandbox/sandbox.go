@@ -65,7 +65,9 @@ func (f FunnelFunc) Call(ctx context.Context, call Call) (Output, error) { retur
 
 // SearchFunc answers tools.ToolSearch: it receives the script's argument
 // table as JSON and returns the result as JSON, or an error for the script.
-type SearchFunc func(args json.RawMessage) (json.RawMessage, error)
+// It runs in the host on the script's time, so it must bound what it does
+// with the arguments and return once ctx is done (the run was stopped).
+type SearchFunc func(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
 
 // Tool is one member of the reachable set.
 type Tool struct {
@@ -116,6 +118,12 @@ type Outcome struct {
 	// StringResult says the script returned one string, which Result
 	// holds verbatim; any other Result is JSON.
 	StringResult bool
+	// LeftOutKeys counts the keys of returned tables that Result leaves
+	// out because another key of their table has the same JSON name: a
+	// string key keeps its name ({[1] = "a", ["1"] = "b"} is {"1":"b"}),
+	// and of other keys of one name the first is kept, so that Result is
+	// always valid JSON.
+	LeftOutKeys int
 	// Log is what the script printed, one line per print, cut at
 	// MaxLogChars; LogChars is how many characters were printed in all.
 	// Lines holds the same text line by line.
@@ -420,17 +428,22 @@ func (r *run) drive(th *glua.LState, fn *glua.LFunction, args []glua.LValue) err
 }
 
 // stopReason is why the run was stopped from outside the VM, if it was.
+// The caller's context ending (cancelled, or past its deadline) is
+// ErrCanceled with the context's cause, as in a worker process.
 func (r *run) stopReason() error {
 	if r.budget.Err() == nil {
 		return nil
 	}
 	cause := context.Cause(r.budget)
-	if r.ctx.Err() != nil && errors.Is(cause, context.Canceled) {
+	if r.ctx.Err() != nil && errors.Is(cause, context.Cause(r.ctx)) {
 		return canceled(r.ctx)
 	}
 	return cause
 }
 
+// canceled is a run ended by its caller's context: ErrCanceled, wrapping
+// the context's cause (context.Canceled, context.DeadlineExceeded or the
+// caller's own).
 func canceled(ctx context.Context) error {
 	return fmt.Errorf("%w: %w", ErrCanceled, context.Cause(ctx))
 }
@@ -442,11 +455,14 @@ func (r *run) budgetError() error {
 // scriptError turns the error a script ended with into a ScriptError,
 // linked to the nested call's Go error when the message came from one.
 func (r *run) scriptError(err error) error {
-	msg, err := r.st.ErrorMessage(r.main, err, r.opts.MaxResultChars)
+	// An error value rendered as JSON is cut there already, marked with
+	// "…"; a string (a message, a __tostring's) is cut here.
+	keep := r.opts.MaxErrorChars()
+	msg, err := r.st.ErrorMessage(r.main, err, keep-1)
 	if err != nil {
 		return r.stopReason()
 	}
-	se := &ScriptError{Message: r.script.Explain(msg)}
+	se := &ScriptError{Message: CutMessage(r.script.Explain(msg), keep)}
 	for i := len(r.callErrs) - 1; i >= 0; i-- {
 		if strings.Contains(msg, r.callErrs[i].Error()) {
 			se.Cause = r.callErrs[i]
@@ -479,12 +495,13 @@ func (r *run) result(out *Outcome) error {
 	if !returned || len(values) == 0 {
 		return nil
 	}
-	text, chars, err := r.st.RenderResult(values, r.opts.MaxResultChars)
+	rendered, err := r.st.RenderResult(values, r.opts.MaxResultChars)
 	if err != nil {
 		return r.stopReason()
 	}
 	_, str := values[0].(glua.LString)
-	out.Result, out.ResultChars, out.HasResult = text, chars, true
+	out.Result, out.ResultChars, out.HasResult = rendered.Text, rendered.Chars, true
+	out.LeftOutKeys = rendered.LeftOut
 	out.StringResult = str && len(values) == 1
 	return nil
 }

@@ -77,8 +77,8 @@ func scriptFunnel(t *testing.T, name string) func(string) Request {
 	}
 	request := func(code string) Request {
 		req := f.request(code)
-		req.Search = func(args json.RawMessage) (json.RawMessage, error) {
-			res, err := search.Search(catalogue, args)
+		req.Search = func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+			res, err := search.NewIndex(catalogue).SearchContext(ctx, args)
 			if err != nil {
 				return nil, err
 			}

@@ -13,8 +13,8 @@
 //
 // A query is one of three things. "select:A,B,C" returns exactly the
 // tools named, in that order, case-insensitively, each once, unknown names
-// dropped, never capped. An empty query lists the pool. Anything else is
-// keywords, ranked by a scoring function (rank.go):
+// dropped, not capped by max_results. An empty query lists the pool.
+// Anything else is keywords, ranked by a scoring function (rank.go):
 //
 //   - A tool named by the query comes first: its full name, or its own
 //     name without the mcp__<server>__ prefix (every tool of that name
@@ -123,6 +123,13 @@
 // not change, so a server connecting or leaving costs that server's
 // indexing, not the pool's. Its dictionary is kept in buckets copied only
 // when touched (dict.go).
+//
+// ToolSearch is host work a script triggers, done in the host even when
+// scripts run in worker processes, so its inputs are bounded up front: a
+// query of at most MaxQueryBytes, MaxQueryWords words or MaxSelectNames
+// names after select: (past one, a LimitError names it, before anything is
+// ranked). Planning a query is linear in its length and ranking reads at
+// most 32 keywords; SearchContext stops when its context is done.
 //
 // Nothing depends on a name's mcp__ prefix: a tool's kind, server and
 // tool name come from its pool.Tool.

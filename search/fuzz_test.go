@@ -2,14 +2,16 @@ package search
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // FuzzSearch runs any query a model could write over the evaluation pools
-// together (825 tools): the search never fails on a string query nor
-// panics, returns at most max_results keyword matches (select: is never
+// together (825 tools): the search never fails on a string query within
+// the input limits (past one, only with the LimitError naming it) nor
+// panics, returns at most max_results keyword matches (select: is not
 // capped), each a tool of the pool and each once, counts at least the
 // matches it returns, and answers the same query the same way twice.
 func FuzzSearch(f *testing.F) {
@@ -20,6 +22,7 @@ func FuzzSearch(f *testing.F) {
 		"on-call", "who am i", ":", "::", "r/", "a:b:c", "tear down the VM for good", "lsit isues", "ünïcödé 🚀",
 		"it changed — fix it", "call +1 415-908-3801", "rocket.chat history", "cnv_y4xb93i", "don't delete, just unsubscribe",
 		"basecamp: to-do lists", "-", "— —", ", ,", "+", "(415)", "due next monday", "make it live", "#rust",
+		strings.Repeat("a,", MaxQueryWords+1), "select:" + strings.Repeat("Read,", MaxSelectNames),
 	} {
 		f.Add(seed, 0)
 	}
@@ -39,6 +42,13 @@ func FuzzSearch(f *testing.F) {
 			t.Skip() // no string JSON can carry
 		}
 		res, err := x.Search(args)
+		var over *LimitError
+		if errors.As(err, &over) {
+			if over.Size <= over.Limit {
+				t.Fatalf("query %q refused at %d %s under the limit of %d", query, over.Size, over.What, over.Limit)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("query %q: %v", query, err)
 		}

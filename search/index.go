@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -770,6 +771,18 @@ func compactRune(r rune) rune {
 // validated against InputSchema (an *ArgsError, matching ErrInvalidArgs,
 // if it does not fit). The result's signatures come from render.
 func (x *Index) Search(args json.RawMessage) (Result, error) {
+	return x.SearchContext(context.Background(), args)
+}
+
+// SearchContext is Search under ctx: once ctx is done it stops at its next
+// look (between parsing, ranking and each signature rendered) and returns
+// ctx's cause. Its inputs are bounded (MaxQueryBytes, MaxQueryWords,
+// MaxSelectNames) and its work is linear in the query, so the looks come
+// at short intervals.
+func (x *Index) SearchContext(ctx context.Context, args json.RawMessage) (Result, error) {
+	if ctx.Err() != nil {
+		return Result{}, context.Cause(ctx)
+	}
 	q, err := x.args.parse(args)
 	if err != nil {
 		return Result{}, err
@@ -777,6 +790,9 @@ func (x *Index) Search(args json.RawMessage) (Result, error) {
 	ids, total := x.find(q)
 	res := Result{Matches: make([]Match, len(ids)), Total: total}
 	for i, id := range ids {
+		if ctx.Err() != nil {
+			return Result{}, context.Cause(ctx)
+		}
 		t := x.entry(id).tool
 		res.Matches[i] = Match{Name: t.Name, Description: t.Description, Signature: signature(t)}
 	}
@@ -802,11 +818,11 @@ func signature(t *pool.Tool) string {
 // find returns the tools q selects, best first and capped, and how many
 // there were before the cap.
 func (x *Index) find(q query) ([]int32, int) {
-	text := strings.TrimSpace(q.text)
-	if len(text) >= len("select:") && strings.EqualFold(text[:len("select:")], "select:") {
-		ids := x.selectNames(text[len("select:"):])
+	if list, ok := selectList(q.text); ok {
+		ids := x.selectNames(list)
 		return ids, len(ids)
 	}
+	text := strings.TrimSpace(q.text)
 	if text == "" {
 		s := &scores{x: x, plan: &plan{}}
 		return topBy(x.all(), q.limit, s.compare), x.live

@@ -544,6 +544,17 @@ func (x *Index) plan(text string) *plan {
 		}
 	}
 	var all []keyword
+	// first holds each word's first place in all, and noun says whether
+	// all has a message noun: a word said again is looked up, so a query's
+	// planning is linear in its length.
+	first, noun := map[string]int{}, false
+	add := func(k keyword) {
+		if _, ok := first[k.word]; !ok {
+			first[k.word] = len(all)
+		}
+		noun = noun || messageNouns[k.word]
+		all = append(all, k)
+	}
 	kept, verb, said, told, posting, last := 0, false, false, false, false, -1
 	medium := false // the query starts with a server's name used as a verb: whatsapp mom that ...
 	// head makes keyword n the query's first word when none is yet.
@@ -561,8 +572,8 @@ func (x *Index) plan(text string) *plan {
 	// imply adds word w, which the query implies (a file for notes.md,
 	// errors for a why), at a lower weight, unless the query has it.
 	imply := func(w string) {
-		if !slices.ContainsFunc(all, func(k keyword) bool { return k.word == w }) {
-			all = append(all, keyword{word: w, stem: stem(w), weight: params.implied})
+		if _, ok := first[w]; !ok {
+			add(keyword{word: w, stem: stem(w), weight: params.implied})
 			kept++
 		}
 	}
@@ -582,7 +593,7 @@ func (x *Index) plan(text string) *plan {
 		// "a note saying it is approved") is its content: values, not the
 		// request.
 		if params.said && len(ws) == 1 {
-			if sayWords[lw] && (posting || medium || slices.ContainsFunc(all, func(k keyword) bool { return messageNouns[k.word] })) || lw == "that" && (told || medium) {
+			if sayWords[lw] && (posting || medium || noun) || lw == "that" && (told || medium) {
 				said = true
 				told = told || medium
 			}
@@ -631,7 +642,7 @@ func (x *Index) plan(text string) *plan {
 			}
 			// A word said again counts once; said as a value first
 			// ('stripe-api-key' from key vault) and then not, it is no value.
-			if j := slices.IndexFunc(all, func(k keyword) bool { return k.word == w }); j >= 0 {
+			if j, ok := first[w]; ok {
 				if !value && all[j].weight < 1 && !all[j].stop && params.repeats {
 					all[j].weight = 1
 					last = j
@@ -699,13 +710,13 @@ func (x *Index) plan(text string) *plan {
 				}
 			}
 			last = len(all)
-			all = append(all, k)
+			add(k)
 			head(last)
 			if !isStop(w) && !k.part {
 				kept++
 			}
 			if joined != "" {
-				all = append(all, keyword{word: joined, stem: stem(joined), weight: 1, joined: true})
+				add(keyword{word: joined, stem: stem(joined), weight: 1, joined: true})
 				head(len(all) - 1)
 				kept++
 				last = len(all) - 1 // to-do lists: todolists
@@ -764,7 +775,7 @@ func (x *Index) plan(text string) *plan {
 	// A server's name used as a verb before what to say (whatsapp mom
 	// that I'm late, slack the team that the build is green) sends it.
 	if medium && said && p.verb == noVerb {
-		all = append(all, keyword{word: "send", stem: stem("send"), weight: 1}) // the query's verb
+		add(keyword{word: "send", stem: stem("send"), weight: 1}) // the query's verb
 		p.verb, p.intent = acts, acts
 		kept++
 	}

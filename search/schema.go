@@ -3,10 +3,12 @@ package search
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/execlua/execlua/internal/jsonschema"
 	"github.com/execlua/execlua/internal/toolname"
@@ -19,11 +21,99 @@ import (
 // may be called this.
 const Name = toolname.ToolSearch
 
-// Result caps for keyword queries; select: is never capped.
+// Result caps for keyword queries; select: is not capped by them, only
+// by MaxSelectNames.
 const (
 	DefaultResults = 5
 	MaxResults     = 50
 )
+
+// Input limits. ToolSearch runs in the host, for any script and even when
+// scripts run in worker processes, so what one query may make it do is
+// bounded before any of it is read: a query past a limit is refused with a
+// LimitError naming it. A query written to find a tool is a few words
+// (the evaluation sets' longest is 164 bytes and 27 words).
+const (
+	// MaxQueryBytes bounds the query's length in bytes.
+	MaxQueryBytes = 8 << 10
+	// MaxQueryWords bounds a keyword query's words (runs of letters and
+	// digits).
+	MaxQueryWords = 256
+	// MaxSelectNames bounds the names one select: lists, and so the
+	// matches it returns.
+	MaxSelectNames = 100
+)
+
+// ErrQueryLimit is what a query past an input limit matches with
+// errors.Is, besides ErrInvalidArgs.
+var ErrQueryLimit = errors.New(Name + " query over a limit")
+
+// LimitError refuses a query past an input limit: what was measured (one
+// of the Limit... phrases), how much of it there was and the limit.
+type LimitError struct {
+	What  string
+	Size  int
+	Limit int
+}
+
+// What a LimitError measured.
+const (
+	LimitArgsBytes   = "the arguments' length in bytes (as JSON)"
+	LimitQueryBytes  = "the query's length in bytes"
+	LimitQueryWords  = "the number of words in the query"
+	LimitSelectNames = "the number of names after select:"
+)
+
+// maxArgsBytes bounds the arguments' JSON before it is read: a query at
+// MaxQueryBytes with every byte escaped (\u00XX), and room for the rest.
+const maxArgsBytes = 6*MaxQueryBytes + 256
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %s is %d; the limit is %d: search with a few words, or select: up to %d names at a time", Name, e.What, e.Size, e.Limit, MaxSelectNames)
+}
+
+func (e *LimitError) Unwrap() []error { return []error{ErrInvalidArgs, ErrQueryLimit} }
+
+// checkLimits refuses a query past an input limit; the query's length is
+// checked first, so that counting reads at most MaxQueryBytes. (The
+// arguments' JSON was bounded before it was read.)
+func checkLimits(text string) error {
+	if len(text) > MaxQueryBytes {
+		return &LimitError{What: LimitQueryBytes, Size: len(text), Limit: MaxQueryBytes}
+	}
+	if list, ok := selectList(text); ok {
+		if n := strings.Count(list, ",") + 1; n > MaxSelectNames {
+			return &LimitError{What: LimitSelectNames, Size: n, Limit: MaxSelectNames}
+		}
+		return nil
+	}
+	if n := countWords(text); n > MaxQueryWords {
+		return &LimitError{What: LimitQueryWords, Size: n, Limit: MaxQueryWords}
+	}
+	return nil
+}
+
+// selectList is the list of names of a select: query.
+func selectList(text string) (string, bool) {
+	text = strings.TrimSpace(text)
+	if len(text) >= len("select:") && strings.EqualFold(text[:len("select:")], "select:") {
+		return text[len("select:"):], true
+	}
+	return "", false
+}
+
+// countWords counts the runs of letters and digits in text.
+func countWords(text string) int {
+	n, in := 0, false
+	for _, r := range text {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if letter && !in {
+			n++
+		}
+		in = letter
+	}
+	return n
+}
 
 // InputSchema is ToolSearch's input schema: the one source of its
 // signature (Signature), of the shape ParseArgs accepts and of the shape
@@ -140,6 +230,9 @@ func specOf(schema string) argSpec {
 // required ones and wrong types are refused, never read as an empty query.
 // A JSON null counts as absent, as nil does in Lua.
 func (spec argSpec) parse(args json.RawMessage) (query, error) {
+	if len(args) > maxArgsBytes {
+		return query{}, &LimitError{What: LimitArgsBytes, Size: len(args), Limit: maxArgsBytes}
+	}
 	fields := map[string]json.RawMessage{}
 	if s := strings.TrimSpace(string(args)); s != "" && s != "null" {
 		if err := json.Unmarshal(args, &fields); err != nil {
@@ -174,6 +267,9 @@ func (spec argSpec) parse(args json.RawMessage) (query, error) {
 	q := query{limit: DefaultResults}
 	if v, ok := fields["query"]; ok {
 		_ = json.Unmarshal(v, &q.text) // type checked above
+	}
+	if err := checkLimits(q.text); err != nil {
+		return query{}, err
 	}
 	if v, ok := fields["max_results"]; ok {
 		q.limit = clamp(string(v))

@@ -65,6 +65,31 @@ func (v *Value) Text(key string) string {
 	return ""
 }
 
+// RepeatedKey returns the first key that an object within v (v itself or
+// any nested value) has twice: JSON that other readers would read
+// differently (encoding/json keeps the last, others the first or fail).
+func (v *Value) RepeatedKey() (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	var seen map[string]bool
+	if v.Kind == 'o' {
+		seen = make(map[string]bool, len(v.Members))
+	}
+	for _, m := range v.Members {
+		if seen != nil {
+			if seen[m.Key] {
+				return m.Key, true
+			}
+			seen[m.Key] = true
+		}
+		if key, ok := m.Value.RepeatedKey(); ok {
+			return key, true
+		}
+	}
+	return "", false
+}
+
 // MaxNesting bounds parser recursion the way encoding/json does.
 const MaxNesting = 10000
 

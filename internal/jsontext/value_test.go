@@ -95,3 +95,25 @@ func TestReaderSteps(t *testing.T) {
 		t.Errorf("End = %v", err)
 	}
 }
+
+// RepeatedKey finds a key an object has twice, at any depth, and only
+// within one object.
+func TestRepeatedKey(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"a":1,"b":2}`:                 "",
+		`{"a":1,"a":2}`:                 "a",
+		`[{"x":{"k":1,"k":2}}]`:         "k",
+		`{"a":{"b":1},"c":{"b":2}}`:     "",
+		`["a","a"]`:                     "",
+		`{"1":"int","1":"str"}`:         "1",
+		`{"a":[{"z":1},{"z":2,"z":3}]}`: "z",
+	} {
+		v, err := Parse(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if key, twice := v.RepeatedKey(); key != want || twice != (want != "") {
+			t.Errorf("%s: %q, %v; want %q", doc, key, twice, want)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func (s *sink) WriteString(str string) (int, error) {
 		return len(str), nil
 	}
 	if room := s.keep - s.chars; len(str) > room {
-		kept := cutRunes(str, room)
+		kept := CutRunes(str, room)
 		s.buf.WriteString(kept)
 		s.chars += utf8.RuneCountInString(kept)
 		str = str[len(kept):]
@@ -87,8 +87,9 @@ func (s *sink) writeASCII(b []byte) {
 // full reports whether nothing more is kept: the rest is only counted.
 func (s *sink) full() bool { return s.chars >= s.keep }
 
-// cutRunes returns the first n characters of s.
-func cutRunes(s string, n int) string {
+// CutRunes returns the first n characters of s (all of s when it has no
+// more).
+func CutRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -138,6 +139,9 @@ type encoder struct {
 	// stopWhenFull ends the walk with errFull once the sink is full,
 	// rather than counting the rest.
 	stopWhenFull bool
+	// leftOut counts the keys a lenient walk left out because another key
+	// of their table has the same JSON name (unique).
+	leftOut int
 }
 
 // ToJSON encodes v as a tool argument (strict), rooted at name (e.g.
@@ -203,30 +207,40 @@ func (s *State) RenderCut(v glua.LValue, keep int) (text string, chars int, err 
 	return e.buf.buf.String(), e.buf.chars, nil
 }
 
+// Rendered is a value rendered for the model: the first characters kept,
+// the full length, and how many keys were left out because another key of
+// their table has the same JSON name (see unique).
+type Rendered struct {
+	Text    string
+	Chars   int
+	LeftOut int
+}
+
 // RenderResult renders what a script returned, as RenderCut does: one
 // string verbatim, any other single value as JSON, several values as a
 // JSON array.
-func (s *State) RenderResult(values []glua.LValue, keep int) (text string, chars int, err error) {
+func (s *State) RenderResult(values []glua.LValue, keep int) (Rendered, error) {
 	if len(values) == 1 {
 		if str, ok := values[0].(glua.LString); ok {
-			return cutRunes(string(str), keep), utf8.RuneCountInString(string(str)), nil
+			return Rendered{Text: CutRunes(string(str), keep), Chars: utf8.RuneCountInString(string(str))}, nil
 		}
 	}
-	if len(values) == 1 {
-		return s.RenderCut(values[0], keep)
-	}
 	e := s.lenient(keep)
-	e.buf.WriteByte('[')
+	if len(values) > 1 {
+		e.buf.WriteByte('[')
+	}
 	for i, v := range values {
 		if i > 0 {
 			e.buf.WriteByte(',')
 		}
 		if err := e.encode(v, nil, nil, 0); err != nil {
-			return "", 0, err
+			return Rendered{}, err
 		}
 	}
-	e.buf.WriteByte(']')
-	return e.buf.buf.String(), e.buf.chars, nil
+	if len(values) > 1 {
+		e.buf.WriteByte(']')
+	}
+	return Rendered{Text: e.buf.buf.String(), Chars: e.buf.chars, LeftOut: e.leftOut}, nil
 }
 
 func (s *State) lenient(keep int) *encoder {
@@ -459,7 +473,7 @@ func (e *encoder) table(t *glua.LTable, schema *Schema, node *schemaNode, depth 
 // the run's stop as it goes: a table may hold millions of keys.
 func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 	mark := len(e.keys)
-	numeric, maxIndex := 0, 0
+	numeric, maxIndex, strs := 0, 0, 0
 	var bad glua.LValue
 	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
 		if err := e.tick(); err != nil {
@@ -475,6 +489,7 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 			}
 			bad = k
 		case glua.LString:
+			strs++
 		default:
 			bad = k
 		}
@@ -482,6 +497,9 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 	keys := e.keys[mark:]
 	if numeric == len(keys) && maxIndex == len(keys) {
 		return keys, true, nil
+	}
+	if !e.strict && strs < len(keys) {
+		keys = e.unique(t, keys)
 	}
 	if e.strict && (numeric > 0 || bad != nil) {
 		switch k := bad; {
@@ -501,6 +519,32 @@ func (e *encoder) classify(t *glua.LTable) ([]glua.LValue, bool, error) {
 		return keys, false, nil
 	}
 	return keys, false, e.sortKeys(keys)
+}
+
+// unique keeps one key of each JSON name, so that an object is always
+// valid JSON: a string key keeps its name ({[1] = "int", ["1"] = "str"}
+// is {"1":"str"}), and of other keys of one name (two functions, 1e15 and
+// 1e15 + 1) the first in the table's order. Those left out are counted in
+// leftOut. Only non-string keys are looked up, each once, so the cost is
+// linear in the table.
+func (e *encoder) unique(t *glua.LTable, keys []glua.LValue) []glua.LValue {
+	var named map[string]bool // the names of the non-string keys kept
+	kept := keys[:0]
+	for _, k := range keys {
+		if _, str := k.(glua.LString); !str {
+			name := keyString(k)
+			if t.RawGetString(name) != glua.LNil || named[name] {
+				e.leftOut++
+				continue
+			}
+			if named == nil {
+				named = map[string]bool{}
+			}
+			named[name] = true
+		}
+		kept = append(kept, k)
+	}
+	return kept
 }
 
 // stopSort carries a stop out of a sort's comparison.

@@ -197,9 +197,10 @@ func (w *child) Call(ctx context.Context, call sandbox.Call) (sandbox.Output, er
 	return w.ask(ctx, &message{Type: msgCall, Name: call.Name, Args: call.Args})
 }
 
-// search forwards tools.ToolSearch to the host.
-func (w *child) search(args json.RawMessage) (json.RawMessage, error) {
-	out, err := w.ask(w.ctx, &message{Type: msgSearch, Args: args})
+// search forwards tools.ToolSearch to the host; a run stopped meanwhile
+// stops waiting for it.
+func (w *child) search(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	out, err := w.ask(ctx, &message{Type: msgSearch, Args: args})
 	return out.Structured, err
 }
 

@@ -177,7 +177,7 @@ func request(code string) sandbox.Request {
 		Code:   code,
 		Tools:  sandbox.NewToolset(tools),
 		Funnel: funnel(),
-		Search: func(args json.RawMessage) (json.RawMessage, error) {
+		Search: func(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
 			return json.RawMessage(fmt.Sprintf(`{"total":1,"query":%s}`, args)), nil
 		},
 		SearchSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`),

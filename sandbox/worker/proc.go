@@ -463,14 +463,25 @@ func encodeDecoded(name string, out sandbox.Output) (sandbox.Output, error) {
 	return out, nil
 }
 
-// search answers a ToolSearch on the reading goroutine: it is quick and
-// the script waits for it.
+// search answers a ToolSearch on the reading goroutine: it is quick (its
+// inputs are bounded) and the script waits for it. It is cut short when
+// the caller cancels or the worker is gone (killed at its budget): the
+// worker's kill does not reach work done here.
 func (r *hostRun) search(m *message) {
 	if r.req.Search == nil {
 		r.answer(m.ID, sandbox.Output{}, fmt.Errorf("tools.%s is not available in this session", sandbox.SearchName))
 		return
 	}
-	res, err := r.req.Search(m.Args)
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-r.w.exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	res, err := r.req.Search(ctx, m.Args)
 	r.answer(m.ID, sandbox.Output{Structured: res}, err)
 }
 

@@ -518,3 +518,48 @@ func TestParallelCallsOverlap(t *testing.T) {
 		t.Errorf("result %s, err %v", out.Result, out.Err)
 	}
 }
+
+// A ToolSearch runs in the host, where the worker's kill does not reach:
+// it gets a context that ends with the run, whether the worker's budget
+// ended it (the worker gone) or the caller cancelled, so that a search
+// still at work does not hold the run.
+func TestSearchEndsWithTheRun(t *testing.T) {
+	p := testPool(t, nil)
+	for _, tc := range []struct {
+		name   string
+		budget time.Duration
+		cancel bool
+		want   error
+	}{
+		{"budget", 100 * time.Millisecond, false, sandbox.ErrBudgetExceeded},
+		{"cancelled", time.Minute, true, sandbox.ErrCanceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ended := make(chan error, 1)
+			req := request(`tools.ToolSearch{ query = "x" } return 1`)
+			req.Search = func(sctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+				if tc.cancel {
+					cancel()
+				}
+				<-sctx.Done()
+				ended <- context.Cause(sctx)
+				return nil, context.Cause(sctx)
+			}
+			done := make(chan sandbox.Outcome, 1)
+			go func() { done <- p.Run(ctx, req, &sandbox.Options{Budget: tc.budget}) }()
+			select {
+			case out := <-done:
+				if !errors.Is(out.Err, tc.want) {
+					t.Errorf("err = %v, want %v", out.Err, tc.want)
+				}
+			case <-time.After(time.Minute): // a hang guard only
+				t.Fatal("the run did not end while the host's search waited for its context")
+			}
+			if err := <-ended; err == nil {
+				t.Error("the search's context ended without a cause")
+			}
+		})
+	}
+}
