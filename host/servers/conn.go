@@ -53,7 +53,7 @@ type conn struct {
 	wake      chan struct{} // closed (and replaced) at every state change
 	refresh   *time.Timer
 	progress  map[string]*progressSink // by progress token, for calls in flight
-	waiting   int                       // calls waiting for it to be ready
+	waiting   int                      // calls waiting for it to be ready
 	closed    bool
 }
 

@@ -344,7 +344,9 @@ func TestNoLeaksAfterClose(t *testing.T) {
 		_, err := m.Call(context.Background(), "never", "text", nil)
 		waiting <- err
 	}()
-	waitFor(t, "the call to wait", func() bool { return slices.ContainsFunc(m.Status(), func(st Status) bool { return st.WaitingCalls == 1 }) })
+	waitFor(t, "the call to wait", func() bool {
+		return slices.ContainsFunc(m.Status(), func(st Status) bool { return st.WaitingCalls == 1 })
+	})
 	m.Close()
 	if err := <-waiting; !errors.Is(err, ErrUnavailable) {
 		t.Errorf("a call waiting at Close: %v", err)
