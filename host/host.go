@@ -229,6 +229,9 @@ func (h *Host) Tools() []execlua.Tool {
 // (see servers.Status).
 type ServerStatus = servers.Status
 
+// ToolStatus is one tool of a ServerStatus, with its annotations.
+type ToolStatus = servers.ToolStatus
+
 // ServerState is where an MCP server is in its lifecycle.
 type ServerState = servers.State
 
