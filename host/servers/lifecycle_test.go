@@ -59,6 +59,34 @@ func TestBackoff(t *testing.T) {
 	if st := m.Status()[0]; st.Restarts != 4 || st.Failures != 5 || !strings.Contains(st.StderrTail, "refusing to start") {
 		t.Errorf("status after the slow retry: %+v", st)
 	}
+	// Revive tries a failed server at once.
+	m.Revive()
+	next(Failed, 5*time.Minute)
+	if st := m.Status()[0]; st.Failures != 6 {
+		t.Errorf("status after Revive: %+v", st)
+	}
+}
+
+// TestNewEntryKeepsTools: a server restarted for a changed entry keeps its
+// tools in the pool until it lists its own: the same tools change nothing;
+// a disabled entry takes them away.
+func TestNewEntryKeepsTools(t *testing.T) {
+	rec := newRecorder()
+	m := New(rec.options(&Options{}))
+	defer m.Close()
+	cfg := stdioConfig(t, fixture.Stdio)
+	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": cfg})
+	drain(rec.changes)
+	cfg.Env = map[string]string{fixture.Env: fixture.Stdio, "CHANGED": "1"}
+	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": cfg})
+	if st := m.Status()[0]; st.State != Ready || st.ToolCount != len(fixture.Tools) || len(rec.changes) != 0 {
+		t.Errorf("after a new entry: %+v, %d changes", st, len(rec.changes))
+	}
+	cfg.Disabled = true
+	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": cfg})
+	if st := m.Status()[0]; st.State != Disabled || len(m.Tools()) != 0 || len(rec.changes) != 1 {
+		t.Errorf("after disabling: %+v, %d changes", st, len(rec.changes))
+	}
 }
 
 // TestCallWaitsForRestart: a call made while its server restarts waits for
@@ -127,20 +155,12 @@ func TestHTTPReconnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	serve := func(ln net.Listener) *http.Server {
-		hs := &http.Server{Handler: server.NewStreamableHTTPServer(fixture.New(false).Server)}
-		go hs.Serve(ln)
-		return hs
-	}
 	restart := func(hs *http.Server) *http.Server {
 		hs.Close()
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return serve(ln)
+		return serveFixture(t, addr)
 	}
-	hs := serve(ln)
+	ln.Close()
+	hs := serveFixture(t, addr)
 	m := newManager(rec.options(&Options{}), clk)
 	defer m.Close()
 	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": {Type: "http", URL: "http://" + addr + "/mcp"}})
@@ -192,11 +212,7 @@ func TestHTTPReconnect(t *testing.T) {
 	if len(m.Tools()) != len(fixture.Tools) {
 		t.Errorf("the tools left the pool while the server was down")
 	}
-	ln, err = net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs = serve(ln)
+	hs = serveFixture(t, addr)
 	defer hs.Close()
 	startWhenDue(t, clk, m)
 	if err := <-done; err != nil {
@@ -213,6 +229,18 @@ func TestHTTPReconnect(t *testing.T) {
 	if len(rec.changes) != 0 {
 		t.Errorf("the reconnections changed the tools %d times", len(rec.changes))
 	}
+}
+
+// serveFixture serves a fresh fixture over streamable HTTP on addr.
+func serveFixture(t *testing.T, addr string) *http.Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: server.NewStreamableHTTPServer(fixture.New(false).Server)}
+	go hs.Serve(ln)
+	return hs
 }
 
 // startWhenDue advances the clock to the first server's next start, once

@@ -153,6 +153,7 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 		want[name] = settings.ServerConfig{Type: inProcess}
 	}
 	var start, stop []*conn
+	replaced := map[string]*conn{}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -162,14 +163,14 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 		if cfg, ok := want[name]; !ok || !reflect.DeepEqual(cfg, old.cfg) {
 			stop = append(stop, old)
 			delete(m.conns, name)
+			if ok {
+				replaced[name] = old
+			}
 		}
 	}
 	for name, cfg := range want {
 		if _, ok := m.conns[name]; !ok {
-			c := &conn{m: m, name: name, cfg: cfg, srv: m.opts.InProcess[name], to: m.timeouts.forServer(cfg), wake: make(chan struct{})}
-			if cfg.Disabled {
-				c.state = Disabled
-			}
+			c := m.newConn(name, cfg, replaced[name])
 			m.conns[name] = c
 			start = append(start, c)
 		}
@@ -178,7 +179,10 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 
 	changed := false
 	for _, c := range stop {
-		changed = c.shutdown() || changed
+		had := c.shutdown()
+		// A replaced server's tools stay with its new connection, unless
+		// that one is disabled.
+		changed = changed || had && (replaced[c.name] == nil || want[c.name].Disabled)
 	}
 	if changed {
 		m.changed()
@@ -190,6 +194,23 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 		}
 	}
 	wg.Wait()
+}
+
+// newConn is the connection of a server entry. One that replaces the
+// connection of the server's previous entry keeps its tools until it lists
+// its own, so that a restart for a new entry does not empty the pool.
+func (m *Manager) newConn(name string, cfg settings.ServerConfig, previous *conn) *conn {
+	c := &conn{m: m, name: name, cfg: cfg, srv: m.opts.InProcess[name], to: m.timeouts.forServer(cfg), wake: make(chan struct{})}
+	if cfg.Disabled {
+		c.state = Disabled
+		return c
+	}
+	if previous != nil {
+		previous.mu.Lock()
+		c.setTools(previous.tools)
+		previous.mu.Unlock()
+	}
+	return c
 }
 
 // Tools returns the tools of every configured server, by server name, each
