@@ -125,9 +125,10 @@ func (c *conn) start(ctx context.Context) {
 	}
 	if err != nil {
 		c.mu.Unlock()
-		closeClient(cl, p) // the process has exited: its stderr is complete
 		var timeout *TimeoutError
-		if why := p.exitStatus(0); why != nil && !errors.As(err, &timeout) {
+		stopped := errors.As(err, &timeout) && p.exitStatus(0) == nil
+		closeClient(cl, p) // the process has exited: its stderr is complete
+		if why := p.exitStatus(0); why != nil && !stopped {
 			// "transport closed" says less than how the server ended; a
 			// process the host stopped for its timeout did not crash.
 			err = fmt.Errorf("%w (%v)", err, why)

@@ -293,6 +293,10 @@ func TestTimeouts(t *testing.T) {
 			}
 		})
 	}
+	start := (&TimeoutError{Server: "fx", After: time.Second, From: hintStartHost}).Error()
+	if !strings.Contains(start, "did not start within 1s") || !strings.Contains(start, "--mcp-timeout") || !strings.Contains(start, "MCP_TIMEOUT") {
+		t.Errorf("the start timeout's message: %s", start)
+	}
 	bad := New(&Options{Lookup: func(k string) (string, bool) { return "soon", k == EnvCallTimeout }, OnReport: func(r Report) {
 		if !strings.Contains(r.Err.Error(), `MCP_TOOL_TIMEOUT="soon" is not a positive number of milliseconds`) {
 			t.Errorf("report: %v", r)

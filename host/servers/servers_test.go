@@ -221,14 +221,15 @@ func TestNeverStarts(t *testing.T) {
 	rec := newRecorder()
 	f := fixture.New(false)
 	m := newManager(rec.options(&Options{
-		InProcess:      map[string]*server.MCPServer{"good": f.Server},
-		ConnectTimeout: 2 * time.Second,
-		Lookup:         func(string) (string, bool) { return "", false },
+		InProcess: map[string]*server.MCPServer{"good": f.Server},
+		Lookup:    func(string) (string, bool) { return "", false },
 	}), newFakeClock()) // no timer fires: each server is tried once
 	defer m.Close()
+	silent := stdioConfig(t, fixture.Silent)
+	silent.StartupTimeout = 2000
 	m.Connect(context.Background(), map[string]settings.ServerConfig{
 		"never":   stdioConfig(t, fixture.Never),
-		"silent":  stdioConfig(t, fixture.Silent),
+		"silent":  silent,
 		"missing": {Command: "/nonexistent/execlua-no-such-server"},
 		"novar":   {Command: "${EXECLUA_NO_SUCH_VAR}/bin/server"},
 		"bad":     {Type: "carrier-pigeon"},
@@ -246,7 +247,7 @@ func TestNeverStarts(t *testing.T) {
 	}
 	// The host stopped it: no "the server process exited" (which reads as
 	// a crash), and the hint to raise the timeout.
-	if msg := reports["silent"].Err.Error(); !strings.Contains(msg, "did not start within 2s") || !strings.Contains(msg, "MCP_TIMEOUT") ||
+	if msg := reports["silent"].Err.Error(); !strings.Contains(msg, "did not start within 2s") || !strings.Contains(msg, `set by "startupTimeout" in its mcpServers entry`) ||
 		!strings.Contains(msg, "the host stopped it") || strings.Contains(msg, "exited") || strings.Contains(msg, "process ended") || !errors.Is(reports["silent"].Err, context.DeadlineExceeded) {
 		t.Errorf("silent: %v", msg)
 	}
