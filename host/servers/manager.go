@@ -289,11 +289,10 @@ func (m *Manager) sorted() []*conn {
 func (m *Manager) Revive() {
 	for _, c := range m.sorted() {
 		c.mu.Lock()
-		down := !c.closed && c.starting == nil && (c.state == Restarting || c.state == Failed && !c.badConfig)
-		c.mu.Unlock()
-		if down {
-			m.bg.Go(func() { c.start(m.ctx) })
+		if !c.closed && c.starting == nil && (c.state == Restarting || c.state == Failed && !c.badConfig) {
+			c.goBackground(func() { c.start(m.ctx) })
 		}
+		c.mu.Unlock()
 	}
 }
 
