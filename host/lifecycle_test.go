@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,39 +89,50 @@ func settingsWith(t *testing.T, content string) (p settings.Paths) {
 
 // TestProgressInLiveSummary: a nested call's server progress reaches
 // RunOptions.Progress as part of the live summary, in order, after the
-// summary of the call itself.
+// summary of the call itself, whether the script runs in process or in a
+// worker process.
 func TestProgressInLiveSummary(t *testing.T) {
-	e := setup(t, map[string]string{"local": `{"permissions": {"allow": ["mcp__fx"]}}`}, nil)
-	var mu sync.Mutex
-	var got []string
-	released := make(chan error, 1)
-	progress := func(summary string) {
-		mu.Lock()
-		got = append(got, summary)
-		mu.Unlock()
-		if strings.HasSuffix(summary, "4/4 step 4") {
-			go func() {
-				_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
-				released <- err
-			}()
-		}
-	}
-	input, _ := json.Marshal(map[string]string{"code": `return tools.mcp__fx__progress{n = 4}`})
-	res := e.h.RunExec(context.Background(), e.s, input, &execlua.RunOptions{Progress: progress})
-	if res.IsError || !strings.Contains(res.Text, "done, token execlua-") {
-		t.Fatalf("run: %+v", res)
-	}
-	if err := <-released; err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"1 tool call\nmcp__fx__progress"}
-	for i := 1; i <= 4; i++ {
-		want = append(want, "1 tool call\nmcp__fx__progress\nmcp__fx__progress: "+string(rune('0'+i))+"/4 step "+string(rune('0'+i)))
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !slices.Equal(got, want) {
-		t.Errorf("live summaries:\n%q\nwant\n%q", got, want)
+	for _, isolation := range []execlua.Isolation{execlua.InProcess, execlua.Process} {
+		t.Run(string(isolation), func(t *testing.T) {
+			e := setup(t, map[string]string{"local": `{"permissions": {"allow": ["mcp__fx"]}}`}, nil)
+			workers := execlua.NewWorkerPool(&execlua.WorkerOptions{Idle: 1})
+			t.Cleanup(func() { workers.Close() })
+			s, err := e.h.NewSession(&execlua.Options{Isolation: isolation, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			var got []string
+			released := make(chan error, 1)
+			progress := func(summary string) {
+				mu.Lock()
+				got = append(got, summary)
+				mu.Unlock()
+				if strings.HasSuffix(summary, "4/4 step 4") {
+					go func() {
+						_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
+						released <- err
+					}()
+				}
+			}
+			input, _ := json.Marshal(map[string]string{"code": `return tools.mcp__fx__progress{n = 4}`})
+			res := e.h.RunExec(context.Background(), s, input, &execlua.RunOptions{Progress: progress})
+			if res.IsError || !strings.Contains(res.Text, "done, token execlua-") {
+				t.Fatalf("run: %+v", res)
+			}
+			if err := <-released; err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"1 tool call\nmcp__fx__progress"}
+			for i := 1; i <= 4; i++ {
+				want = append(want, fmt.Sprintf("1 tool call\nmcp__fx__progress\nmcp__fx__progress: %d/4 step %d", i, i))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(got, want) {
+				t.Errorf("live summaries:\n%q\nwant\n%q", got, want)
+			}
+		})
 	}
 }
 
