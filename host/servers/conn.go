@@ -49,6 +49,7 @@ type conn struct {
 	readyAt   time.Time
 	retryAt   time.Time
 	retry     stopper       // the timer of the next start while it is down
+	ping      stopper       // the timer of the next ping of an HTTP or SSE server
 	starting  chan struct{} // closed when the start under way ends
 	wake      chan struct{} // closed (and replaced) at every state change
 	refresh   *time.Timer
@@ -99,10 +100,7 @@ func (c *conn) start(ctx context.Context) {
 	}
 	done := make(chan struct{})
 	c.starting = done
-	if c.retry != nil {
-		c.retry.Stop()
-		c.retry = nil
-	}
+	c.stopTimers()
 	c.gen++
 	gen := c.gen
 	if c.starts++; c.starts == 1 {
@@ -140,6 +138,7 @@ func (c *conn) start(ctx context.Context) {
 	c.cl, c.proc, c.readyAt = cl, p, c.m.clock.Now()
 	c.setTools(tools)
 	c.setState(Ready)
+	c.schedulePing(gen)
 	c.mu.Unlock()
 	c.notify()
 	if !same {
@@ -190,6 +189,48 @@ func (c *conn) schedule(gen int, d time.Duration) {
 			c.goBackground(func() { c.start(c.m.ctx) })
 		}
 	})
+}
+
+// schedulePing pings a ready HTTP or SSE server of start gen every
+// PingInterval: nothing else finds one that stopped answering while no
+// call is made (a stdio server's exit is seen at once). A ping that fails
+// or times out is a lost connection. c.mu is held.
+func (c *conn) schedulePing(gen int) {
+	if t := c.cfg.Transport(); t == "stdio" || t == inProcess || c.m.opts.PingInterval < 0 {
+		return
+	}
+	c.ping = c.m.clock.AfterFunc(c.m.opts.PingInterval, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.closed || gen != c.gen || c.state != Ready {
+			return
+		}
+		cl := c.cl
+		c.goBackground(func() {
+			ctx, cancel := context.WithTimeoutCause(c.m.ctx, c.to.start, fmt.Errorf("the server did not answer a ping within %v (its start timeout)", c.to.start))
+			defer cancel()
+			if err := cl.Ping(ctx); err != nil && c.m.ctx.Err() == nil {
+				c.lost(gen, fmt.Errorf("ping failed: %w", cause(ctx, err)))
+				return
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if !c.closed && gen == c.gen && c.state == Ready {
+				c.schedulePing(gen)
+			}
+		})
+	})
+}
+
+// stopTimers stops the timers of the next start and the next ping; c.mu
+// is held.
+func (c *conn) stopTimers() {
+	for _, t := range []*stopper{&c.retry, &c.ping} {
+		if *t != nil {
+			(*t).Stop()
+			*t = nil
+		}
+	}
 }
 
 // status is the server's Status now.
@@ -474,6 +515,7 @@ func (c *conn) lost(gen int, err error) {
 	if c.m.clock.Now().Sub(c.readyAt) >= c.m.opts.MaxBackoff {
 		c.failures = 0
 	}
+	c.stopTimers()
 	c.setState(Restarting)
 	c.goBackground(func() {
 		closeClient(cl, p)
@@ -496,10 +538,7 @@ func (c *conn) shutdown() bool {
 	if c.refresh != nil {
 		c.refresh.Stop()
 	}
-	if c.retry != nil {
-		c.retry.Stop()
-		c.retry = nil
-	}
+	c.stopTimers()
 	c.setState(c.state) // wakes the calls waiting for it
 	c.mu.Unlock()
 	closeClient(cl, p)

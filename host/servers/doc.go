@@ -22,11 +22,12 @@
 // once after the first failure, then after Backoff, doubling up to
 // MaxBackoff. CrashLimit failures in a row mark it failed, and it is tried
 // again every SlowRetry. A server that stayed up longer than MaxBackoff, or
-// answered a call, starts its count afresh. An HTTP server is found down
-// by a call: one it cannot have received (connection refused, session
-// unknown) is made again once the server is back; one it may have received
-// fails, saying the server is being restarted. The clock is injected so
-// that tests drive the timers.
+// answered a call, starts its count afresh. An HTTP or SSE server is found
+// down by a call, or, while idle, by a ping every PingInterval that fails
+// or is not answered within its start timeout. A call it cannot have
+// received (connection refused, session unknown) is made again once the
+// server is back; one it may have received fails, saying the server is
+// being restarted. The clock is injected so that tests drive the timers.
 //
 // No flapping. A server keeps the tools it last listed while it is down:
 // [Manager.Tools], and so the pool, tools[] and the announcement, change

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -384,4 +386,44 @@ func TestNoLeaksAfterClose(t *testing.T) {
 		t.Errorf("a call waiting at Close: %v", err)
 	}
 	check()
+}
+
+// TestHTTPPing: an idle HTTP server that stops answering is found by its
+// ping, with no call made, and reconnected once it answers again.
+func TestHTTPPing(t *testing.T) {
+	rec := newRecorder()
+	clk := newFakeClock()
+	var hung atomic.Bool
+	stop := make(chan struct{})
+	mcpHandler := server.NewStreamableHTTPServer(fixture.New(false).Server)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hung.Load() && r.Method == http.MethodPost {
+			select { // accepts the request, never answers
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		mcpHandler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer close(stop)
+	cfg := settings.ServerConfig{Type: "http", URL: srv.URL + "/mcp", StartupTimeout: 200}
+	m := newManager(rec.options(&Options{PingInterval: time.Minute}), clk)
+	defer m.Close()
+	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": cfg})
+	clk.Advance(time.Minute) // a ping that is answered changes nothing
+	waitFor(t, "the next ping to be scheduled", func() bool { return clk.pending() == 1 })
+	hung.Store(true)
+	clk.Advance(time.Minute)
+	st := rec.until(t, "the ping to fail", func(st Status) bool { return st.State == Restarting && st.NextStart != nil })
+	if !strings.Contains(st.LastError, "ping failed: the server did not answer a ping within 200ms") {
+		t.Errorf("status after the failed ping: %+v", st)
+	}
+	hung.Store(false)
+	startWhenDue(t, clk, m)
+	rec.until(t, "the reconnection", func(st Status) bool { return st.State == Ready })
+	if _, err := m.Call(context.Background(), "fx", "text", nil); err != nil {
+		t.Errorf("after the reconnection: %v", err)
+	}
 }

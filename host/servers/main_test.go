@@ -135,6 +135,19 @@ type stopFunc func() bool
 
 func (f stopFunc) Stop() bool { return f() }
 
+// pending counts the timers not yet fired or stopped.
+func (c *fakeClock) pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range c.timers {
+		if !t.done {
+			n++
+		}
+	}
+	return n
+}
+
 // Advance moves the time on by d and fires the timers then due.
 func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()

@@ -27,6 +27,7 @@ const (
 	DefaultMaxBackoff     = 30 * time.Second
 	DefaultCrashLimit     = 5
 	DefaultSlowRetry      = time.Minute
+	DefaultPingInterval   = 30 * time.Second
 )
 
 // Options configure a Manager. The zero value (and nil) connects only
@@ -61,6 +62,10 @@ type Options struct {
 	// (default 1 min).
 	CrashLimit int
 	SlowRetry  time.Duration
+	// PingInterval is how often a ready HTTP or SSE server is pinged, so
+	// that one that stopped answering is found while idle (default 30 s;
+	// negative: never).
+	PingInterval time.Duration
 	// OnChange is called when the tools of any server changed: a server
 	// connected with other tools, a list change, a configuration change.
 	// A restart with the same tools changes nothing. It must not block on
@@ -124,6 +129,9 @@ func newManager(opts *Options, clk clock) *Manager {
 	setDefault(&m.opts.Backoff, DefaultBackoff)
 	setDefault(&m.opts.MaxBackoff, DefaultMaxBackoff)
 	setDefault(&m.opts.SlowRetry, DefaultSlowRetry)
+	if m.opts.PingInterval == 0 {
+		m.opts.PingInterval = DefaultPingInterval
+	}
 	if m.opts.CrashLimit <= 0 {
 		m.opts.CrashLimit = DefaultCrashLimit
 	}
