@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -543,6 +544,18 @@ func TestServers(t *testing.T) {
 		t.Errorf("tools --json lacks the servers:\n%s", r.stdout)
 	}
 	runCLI(t, dir, "", "servers", "--mcp-timeout", "-1s").want(t, exitUsage)
+	// serve's /healthz gives the same status.
+	url := serveHTTP(t, dir, "--mcp-config", cfg, "--settings", write(t, dir, "settings.json", "{}"))
+	resp, err := http.Get(strings.TrimSuffix(url, "/mcp") + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var health struct{ Servers []map[string]any }
+	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil || len(health.Servers) != 2 ||
+		health.Servers[0]["state"] != "ready" || health.Servers[0]["transport"] != "stdio" || len(health.Servers[0]["tools"].([]any)) != 2 {
+		t.Errorf("/healthz: %+v, %v", health, err)
+	}
 }
 
 func mapsKeys[V any](m map[string]V) func(func(string) bool) {
