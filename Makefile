@@ -4,7 +4,9 @@ BENCHSTAT ?= $(shell command -v benchstat || echo $(HOME)/go/bin/benchstat)
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/execlua-bench
 FUZZTIME ?= 10s
 
-.PHONY: test eval stress-test bench fuzz demo fmt lint
+SOAK_RUNS ?= 150
+
+.PHONY: test eval stress-test bench fuzz demo fmt lint soak
 
 # vet + the race detector over every package: the one command CI runs.
 # The timeout is a hang guard well above a loaded machine's package time
@@ -24,6 +26,12 @@ eval:
 # suite must pass on a busy machine (.ci/stress).
 stress-test:
 	GO=$(GO) ./.ci/stress
+
+# The host's soak test at length: MCP servers that crash, hang and
+# restart under concurrent runs, SOAK_RUNS runs per worker (make test runs
+# a short one).
+soak:
+	EXECLUA_SOAK=$(SOAK_RUNS) $(GO) test -race -count=1 -run '^TestSoak$$' -v ./host/
 
 # BenchmarkFloors first: execlua beside its floors in one run, as ratios;
 # then every package's own benchmarks. Both summarised by benchstat

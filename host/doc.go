@@ -38,6 +38,19 @@
 // them. A settings file that stops parsing keeps its last good contents and
 // is reported with file, line and column.
 //
+// MCP servers have a lifecycle (package servers): a server that exits or
+// stops answering is started again with backoff, one that keeps failing
+// is marked failed and retried slowly, and meanwhile its last tools stay
+// in the pool, so tools[], the announcement and Exec do not flap; a
+// nested call to it waits for it within its timeout. [Host.Servers] gives
+// each server's [ServerStatus] (JSON-encodable, for `execlua servers` and
+// a health endpoint), Options.OnServerState each change. A changed
+// .mcp.json or settings file restarts only the servers whose entries
+// changed. Timeouts come from the entry, Options, or MCP_TIMEOUT and
+// MCP_TOOL_TIMEOUT. A nested call asks its server for progress;
+// [Host.RunExec] adds it to the run's live summary (RunOptions.Progress),
+// and [WithProgress] hands it to a gateway that forwards it.
+//
 // Failures that are not a call's own (a server that would not start, a tool
 // left out for its name, a hook that failed open, a broken settings file)
 // are collected as [Report]s and passed to Options.OnReport; the host never

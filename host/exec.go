@@ -17,6 +17,8 @@ import (
 // when it failed (HOOK-6). A refusal or a blocking hook is a failed
 // Result with the same text a flat tool's refusal has; no sandbox starts.
 // A context from WithObserver is told of the run and of its nested calls.
+// With opts.Progress set, the MCP servers' progress on the run's calls
+// joins the live summary it is given.
 func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMessage, opts *execlua.RunOptions) execlua.Result {
 	res, _ := observed(ctx, execlua.Name, input, func(ctx context.Context) (execlua.Result, error) {
 		res := h.runExec(ctx, s, input, opts)
@@ -33,6 +35,7 @@ func (h *Host) runExec(ctx context.Context, s *execlua.Session, input json.RawMe
 		return refused(err)
 	}
 	performed(ctx, hc.Input)
+	ctx, opts = liveProgress(ctx, opts)
 	// The nested calls get ids of their own, not Exec's (WithToolUseID).
 	res := s.Run(context.WithValue(ctx, toolUseKey{}, ""), hc.Input, opts)
 	switch {

@@ -61,8 +61,13 @@ type Options struct {
 	// TranscriptPath is the transcript_path hooks get; "" when the host
 	// keeps no transcript.
 	TranscriptPath string
-	// ConnectTimeout bounds each MCP server's start (default 30 s).
+	// ConnectTimeout bounds each MCP server's start; zero: MCP_TIMEOUT
+	// (milliseconds), else 30 s. CallTimeout bounds each MCP tool call,
+	// waiting for a restarting server included; zero: MCP_TOOL_TIMEOUT
+	// (milliseconds), else no limit. A server entry's "startupTimeout" and
+	// "timeout" (milliseconds) win over both.
 	ConnectTimeout time.Duration
+	CallTimeout    time.Duration
 	// HookTimeout bounds hooks that set no timeout (default 600 s).
 	HookTimeout time.Duration
 	// NoWatch turns off reloading settings files when they change.
@@ -76,6 +81,9 @@ type Options struct {
 	OnChange func()
 	// OnReport is told of every Report as it happens.
 	OnReport func(Report)
+	// OnServerState is told of every change of an MCP server's state
+	// (starting, ready, restarting, failed, disabled).
+	OnServerState func(ServerStatus)
 	// OnMessage receives the isMeta messages hooks produce (HOOK-3), unless
 	// the call's context names its own (WithMessages).
 	OnMessage func(text string)
@@ -185,7 +193,9 @@ func New(ctx context.Context, opts *Options) (*Host, error) {
 		InProcess:      h.opts.InProcess,
 		Cwd:            h.opts.Cwd,
 		ConnectTimeout: h.opts.ConnectTimeout,
+		CallTimeout:    h.opts.CallTimeout,
 		OnChange:       h.sync,
+		OnState:        h.opts.OnServerState,
 		OnReport: func(r servers.Report) {
 			h.report(Report{Source: "mcp", Server: r.Server, Tool: r.Tool, Err: r.Err, Stderr: r.Stderr})
 		},
@@ -209,18 +219,28 @@ func (h *Host) Close() error {
 }
 
 // Tools returns the registry: the builtins, then the tools of every
-// connected MCP server.
+// configured MCP server, the last ones it listed while it is down.
 func (h *Host) Tools() []execlua.Tool {
 	return append(slices.Clone(h.opts.Builtins), h.mgr.Tools()...)
 }
 
-// Servers returns the state of every MCP server.
-func (h *Host) Servers() []servers.Status { return h.mgr.Status() }
+// ServerStatus is one MCP server's state, transport, timeouts, last error,
+// stderr tail and tools with their annotations; its JSON form is stable
+// (see servers.Status).
+type ServerStatus = servers.Status
 
-// Revive starts again, in the background, the MCP servers that went down
-// and whose backoff has passed; their tools return to the pool when they
-// are connected. A host calls it before each model request: that is the
-// "next use" of a server whose tools left the pool.
+// ToolStatus is one tool of a ServerStatus, with its annotations.
+type ToolStatus = servers.ToolStatus
+
+// ServerState is where an MCP server is in its lifecycle.
+type ServerState = servers.State
+
+// Servers returns the status of every configured MCP server, by name.
+func (h *Host) Servers() []ServerStatus { return h.mgr.Status() }
+
+// Revive starts at once every MCP server that is down (restarting or
+// failed), without waiting for its backoff or slow retry. Servers restart
+// on their own; this is the user's "try again now".
 func (h *Host) Revive() { h.mgr.Revive() }
 
 // Settings returns the current settings as the core reads them: enableExec

@@ -81,6 +81,7 @@ func setup(t *testing.T, files map[string]string, opts *host.Options) *env {
 	}
 	o.OnChange = e.signal
 	o.OnReport = func(host.Report) { e.signal() }
+	o.OnServerState = func(host.ServerStatus) { e.signal() }
 	o.OnMessage = func(text string) {
 		e.mu.Lock()
 		e.messages = append(e.messages, text)

@@ -30,6 +30,8 @@ func commonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-config", Usage: "read MCP servers from `FILE`, an .mcp.json", TakesFile: true},
 		&cli.StringFlag{Name: "managed-settings", Usage: "managed settings `FILE`, above every other layer", TakesFile: true},
 		&cli.BoolFlag{Name: "demo", Usage: "add the built-in demo servers (demo, notes, weather)"},
+		&cli.DurationFlag{Name: "mcp-timeout", DefaultText: "MCP_TIMEOUT (ms), else 30s", Usage: "how long each MCP server has to start, e.g. 2m"},
+		&cli.DurationFlag{Name: "mcp-tool-timeout", DefaultText: "MCP_TOOL_TIMEOUT (ms), else no limit", Usage: "how long each MCP tool call may take, waiting for a restarting server included, e.g. 5m"},
 	}
 }
 
@@ -109,6 +111,9 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 	if wait < 0 {
 		return nil, usageErr("give a positive --max-wait, e.g. 30s", "--max-wait must be positive")
 	}
+	if c.Duration("mcp-timeout") < 0 || c.Duration("mcp-tool-timeout") < 0 {
+		return nil, usageErr("give a positive --mcp-timeout and --mcp-tool-timeout, e.g. 2m", "--mcp-timeout and --mcp-tool-timeout must be positive")
+	}
 	if c.Int("max-calls") < 0 || c.Duration("budget") < 0 {
 		return nil, usageErr("give a positive --budget (2s) and --max-calls (10)", "--budget and --max-calls must be positive")
 	}
@@ -123,6 +128,9 @@ func openHost(c *cli.Context, setup hostSetup) (_ *env, err error) {
 		NoWatch:   c.Command.Name != "serve",
 		Session:   session,
 		OnChange:  setup.onChange,
+		// Zero: MCP_TIMEOUT and MCP_TOOL_TIMEOUT, read by the host.
+		ConnectTimeout: c.Duration("mcp-timeout"),
+		CallTimeout:    c.Duration("mcp-tool-timeout"),
 		// A hook's message for the model (HOOK-3) has no conversation to
 		// join here; the person at the terminal reads it.
 		OnMessage: func(text string) { fmt.Fprintf(c.App.ErrWriter, "hook message: %s\n", text) },

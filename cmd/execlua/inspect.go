@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/render"
 )
 
@@ -33,6 +34,9 @@ Example:
 type toolsOutput struct {
 	Tools        []declaredTool `json:"tools"`
 	Announcement *metaMessage   `json:"announcement"`
+	// Servers are the MCP servers' status, as `execlua servers --json`
+	// prints it.
+	Servers []host.ServerStatus `json:"servers"`
 }
 
 type declaredTool struct {
@@ -59,7 +63,7 @@ func toolsAction(c *cli.Context) error {
 	}
 	defer env.close()
 	req := env.session.Request(nil)
-	out := toolsOutput{Tools: make([]declaredTool, len(req.Tools))}
+	out := toolsOutput{Tools: make([]declaredTool, len(req.Tools)), Servers: serverStatus(env.host)}
 	for i, d := range req.Tools {
 		out.Tools[i] = declaredTool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
 	}

@@ -103,6 +103,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			runCommand(),
 			checkCommand(),
 			toolsCommand(),
+			serversCommand(),
 			searchCommand(),
 			typesCommand(),
 			serveCommand(),
@@ -110,7 +111,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErr("the commands are run, check, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
+				return usageErr("the commands are run, check, tools, servers, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},

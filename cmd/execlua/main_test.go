@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -472,7 +473,7 @@ return { item.name, w.days[1].sky, err }`
 // gets the names-only announcement; BC-3: an empty pool gets none.
 func TestTools(t *testing.T) {
 	r := runCLI(t, "", "", "tools", "--demo", "--json").want(t, exitOK)
-	if d := cmp.Diff([]string{"announcement", "tools"}, keys(t, r.stdout)); d != "" {
+	if d := cmp.Diff([]string{"announcement", "servers", "tools"}, keys(t, r.stdout)); d != "" {
 		t.Errorf("keys (-want +got):\n%s", d)
 	}
 	var out struct {
@@ -502,6 +503,58 @@ func TestTools(t *testing.T) {
 	r = runCLI(t, "", "", "tools", "--demo").want(t, exitOK)
 	if !strings.Contains(r.stdout, "Announcement") || !strings.Contains(r.stdout, "tools.ToolSearch") {
 		t.Errorf("tools:\n%s", r.stdout)
+	}
+}
+
+// TestServers: execlua servers lists each server's state, transport,
+// timeouts (MCP_TIMEOUT from the environment, --mcp-tool-timeout from the
+// flag, "timeout" from an entry) and tools with their annotations; the
+// same status is tools --json's servers field.
+func TestServers(t *testing.T) {
+	t.Setenv("MCP_TIMEOUT", "45000")
+	dir := t.TempDir()
+	cfg := mcpConfig(t, dir, httpFixture(t))
+	r := runCLI(t, dir, "", "servers", "--json", "--mcp-config", cfg, "--mcp-tool-timeout", "1500ms").want(t, exitOK)
+	var status []struct {
+		Name, State, Transport        string
+		ToolCount                     int
+		StartTimeoutMs, CallTimeoutMs int64
+		Tools                         []map[string]any
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &status); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if len(status) != 2 || status[0].Name != "fix" || status[0].State != "ready" || status[0].Transport != "stdio" || status[0].ToolCount != 2 ||
+		status[0].StartTimeoutMs != 45000 || status[0].CallTimeoutMs != 1500 || status[1].Name != "web" || status[1].Transport != "http" {
+		t.Fatalf("status:\n%s", r.stdout)
+	}
+	tool := status[0].Tools[0]
+	if tool["name"] != "mcp__fix__get-item" || tool["serverTool"] != "get-item" || tool["readOnlyHint"] != true {
+		t.Errorf("tool: %v", tool)
+	}
+	write(t, dir, "own.mcp.json", `{"mcpServers": {"off": {"command": "/nonexistent", "disabled": true}, "own": {"type": "http", "url": "http://127.0.0.1:1/mcp", "timeout": 2500, "startupTimeout": 900}}}`)
+	r = runCLI(t, dir, "", "servers", "--mcp-config", filepath.Join(dir, "own.mcp.json")).want(t, exitOK)
+	for _, want := range []string{"off  disabled  stdio  0 tools", "own  restarting  http  0 tools  start timeout 900ms, call timeout 2500ms", "last error: "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("servers lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "", "tools", "--json", "--mcp-config", cfg).want(t, exitOK)
+	if !strings.Contains(r.stdout, `"servers": [`) || !strings.Contains(r.stdout, `"name": "mcp__web__put.item"`) {
+		t.Errorf("tools --json lacks the servers:\n%s", r.stdout)
+	}
+	runCLI(t, dir, "", "servers", "--mcp-timeout", "-1s").want(t, exitUsage)
+	// serve's /healthz gives the same status.
+	url := serveHTTP(t, dir, "--mcp-config", cfg, "--settings", write(t, dir, "settings.json", "{}"))
+	resp, err := http.Get(strings.TrimSuffix(url, "/mcp") + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var health struct{ Servers []map[string]any }
+	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil || len(health.Servers) != 2 ||
+		health.Servers[0]["state"] != "ready" || health.Servers[0]["transport"] != "stdio" || len(health.Servers[0]["tools"].([]any)) != 2 {
+		t.Errorf("/healthz: %+v, %v", health, err)
 	}
 }
 
@@ -551,7 +604,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestHelpHasAnExample(t *testing.T) {
-	for _, cmd := range []string{"run", "tools", "search", "types", "serve", "demo"} {
+	for _, cmd := range []string{"run", "tools", "servers", "search", "types", "serve", "demo"} {
 		r := runCLI(t, "", "", cmd, "--help").want(t, exitOK)
 		_, example, _ := strings.Cut(r.stdout, "Example:\n")
 		if !strings.HasPrefix(strings.TrimSpace(example), "execlua "+cmd) {

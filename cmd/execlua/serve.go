@@ -120,7 +120,7 @@ func serveAction(c *cli.Context) error {
 		return serveStdio(c, server, logger)
 	}
 	web.opts.Metrics, web.opts.Logger = metrics, logger
-	web.opts.Status = func() any { return serverStatus(env) }
+	web.opts.Status = func() any { return serverStatus(env.host) }
 	return serveGateway(c, server, web, logger)
 }
 
@@ -267,33 +267,12 @@ func serveObservers(c *cli.Context, logger *slog.Logger) ([]serve.Observer, func
 	return append(observers, audit), func() { f.Close() }, nil
 }
 
-// serverView is one MCP server in /healthz.
-type serverView struct {
-	Name  string `json:"name"`
-	State string `json:"state"`
-	Tools int    `json:"tools"`
-	Error string `json:"error,omitempty"`
-}
-
-// serverStatus is the host's MCP servers as /healthz shows them.
-func serverStatus(e *env) []serverView {
-	var out []serverView
-	for _, st := range e.host.Servers() {
-		v := serverView{Name: st.Server, State: st.State.String(), Tools: st.Tools}
-		if st.Err != nil {
-			v.Error = st.Err.Error()
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
 // serverStates are the host's MCP servers as the metrics count them.
 func serverStates(e *env) func() []gateway.ServerState {
 	return func() []gateway.ServerState {
 		var out []gateway.ServerState
-		for _, v := range serverStatus(e) {
-			out = append(out, gateway.ServerState{Name: v.Name, State: v.State})
+		for _, st := range e.host.Servers() {
+			out = append(out, gateway.ServerState{Name: st.Name, State: st.State.String(), Restarts: st.Restarts})
 		}
 		return out
 	}

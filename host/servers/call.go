@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/execlua/execlua"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -30,12 +32,16 @@ func (e *ToolError) Unwrap() error { return ErrToolError }
 // sent.
 var ErrInvalidArguments = errors.New("invalid tool arguments")
 
-// ErrUnavailable is a call to a server that is not connected.
+// ErrUnavailable is a call to a server that is down: failed, disabled,
+// removed, or restarting for longer than the call could wait.
 var ErrUnavailable = errors.New("MCP server unavailable")
 
 // Call performs tools/call of tool on server with args (a JSON object,
-// passed on byte for byte). A disconnected server is started again first
-// when its backoff has passed.
+// passed on byte for byte). A call to a server that is starting or
+// restarting waits for it, within the call's timeout and ctx. A call the
+// server never received (a restarted HTTP server that forgot the session,
+// a refused connection) is made again once the server is back; one it may
+// have received is not.
 func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (execlua.Output, error) {
 	m.mu.Lock()
 	c := m.conns[server]
@@ -43,65 +49,124 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if c == nil {
 		return execlua.Output{}, fmt.Errorf("%w: %q", ErrUnknownServer, server)
 	}
-	cl, p, gen, err := c.ready(ctx)
-	if err != nil {
-		return execlua.Output{}, err
-	}
 	if len(args) > 0 && !json.Valid(args) {
 		// mcp-go would fail to encode the request and report it as a
 		// transport error: a malformed argument must not cost the
 		// connection.
 		return execlua.Output{}, fmt.Errorf("%w: the arguments of %s are not valid JSON", ErrInvalidArguments, tool)
 	}
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := cl.CallTool(ctx, req)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return execlua.Output{}, fmt.Errorf("the call of %s was cancelled: %w", tool, context.Cause(ctx))
-	case err != nil && isTransport(err):
-		why := p.exitStatus(time.Second)
-		if why == nil {
-			why = err
-		}
-		c.lost(gen, why)
-		msg := fmt.Sprintf("MCP server %s disconnected during the call of %s (%v)", server, tool, why)
-		if t := p.stderrTail(); t != "" {
-			msg += "; the last lines of its stderr:\n" + t
-		}
-		return execlua.Output{}, fmt.Errorf("%w: %s", ErrUnavailable, msg)
-	case err != nil:
-		return execlua.Output{}, fmt.Errorf("MCP server %s refused the call of %s: %w", server, tool, err)
+	if c.to.call > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.to.call, &TimeoutError{Server: server, Tool: tool, After: c.to.call, From: c.to.callFrom})
+		defer cancel()
 	}
-	c.succeeded()
-	return output(tool, res)
+	for attempt := 0; ; attempt++ {
+		cl, p, gen, err := c.await(ctx, tool)
+		if err != nil {
+			return execlua.Output{}, err
+		}
+		var req mcp.CallToolRequest
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		forget := c.watchProgress(ctx, tool, &req)
+		res, err := cl.CallTool(ctx, req)
+		forget()
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return execlua.Output{}, callEnded(ctx, tool)
+		case err != nil && attempt == 0 && notDelivered(err):
+			c.lost(gen, err)
+			continue
+		case err != nil && isTransport(err):
+			return execlua.Output{}, c.lostDuring(gen, p, tool, err)
+		case err != nil:
+			return execlua.Output{}, fmt.Errorf("MCP server %s refused the call of %s: %w", server, tool, err)
+		}
+		c.succeeded()
+		return output(tool, res)
+	}
 }
 
-// ready returns the connected client, starting the server first if it is
-// down and due.
-func (c *conn) ready(ctx context.Context) (*client.Client, *process, int, error) {
-	for attempt := 0; ; attempt++ {
+// callEnded is the error of a call whose context ended: its own timeout
+// (a *TimeoutError), or the caller's cancellation.
+func callEnded(ctx context.Context, tool string) error {
+	var timeout *TimeoutError
+	if cause := context.Cause(ctx); errors.As(cause, &timeout) {
+		return timeout
+	}
+	return fmt.Errorf("the call of %s was cancelled: %w", tool, context.Cause(ctx))
+}
+
+// lostDuring marks the connection lost during a call and says so, with
+// how the server ended and its stderr.
+func (c *conn) lostDuring(gen int, p *process, tool string, err error) error {
+	why := p.exitStatus(time.Second)
+	if why == nil {
+		why = err
+	}
+	c.lost(gen, why)
+	msg := fmt.Sprintf("MCP server %s disconnected during the call of %s (%v); it is being restarted", c.name, tool, why)
+	if t := p.stderrTail(); t != "" {
+		msg += "; the last lines of its stderr:\n" + t
+	}
+	return fmt.Errorf("%w: %s", ErrUnavailable, msg)
+}
+
+// notDelivered reports a call the server cannot have received: an HTTP
+// server that forgot the session (it restarted), or a connection refused.
+func notDelivered(err error) bool {
+	return errors.Is(err, transport.ErrSessionTerminated) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+// await returns the connected client, waiting while the server starts or
+// restarts; a server that failed, is disabled or was removed fails the
+// call at once.
+func (c *conn) await(ctx context.Context, tool string) (*client.Client, *process, int, error) {
+	for {
 		c.mu.Lock()
-		state, cl, p, gen, err, wait := c.state, c.cl, c.proc, c.gen, c.err, c.retryAt.Sub(c.m.now())
+		state, cl, p, gen, lastErr, wake, closed, badConfig := c.state, c.cl, c.proc, c.gen, c.err, c.wake, c.closed, c.badConfig
+		retryAt, failures := c.retryAt, c.failures
 		c.mu.Unlock()
 		switch {
-		case state == Connected:
+		case closed:
+			return nil, nil, 0, fmt.Errorf("%w: MCP server %s was removed from the configuration", ErrUnavailable, c.name)
+		case state == Ready:
 			return cl, p, gen, nil
+		case state == Disabled:
+			return nil, nil, 0, fmt.Errorf(`%w: MCP server %s is disabled ("disabled": true in its entry)`, ErrUnavailable, c.name)
+		case state == Failed && badConfig:
+			return nil, nil, 0, fmt.Errorf("%w: MCP server %s cannot start: %v", ErrUnavailable, c.name, lastErr)
 		case state == Failed:
-			return nil, nil, 0, fmt.Errorf("%w: %s cannot start: %v", ErrUnavailable, c.name, err)
-		case attempt > 0 && state == Connecting:
-			return nil, nil, 0, fmt.Errorf("%w: %s is still starting", ErrUnavailable, c.name)
-		case attempt > 0:
-			return nil, nil, 0, fmt.Errorf("%w: %s could not be started again: %v", ErrUnavailable, c.name, err)
-		case state == Disconnected && wait > 0:
-			return nil, nil, 0, fmt.Errorf("%w: %s is disconnected (%v); it will be started again on a call made after %v", ErrUnavailable, c.name, err, wait.Round(time.Second))
+			return nil, nil, 0, fmt.Errorf("%w: MCP server %s has failed %d times in a row (last error: %v); it is tried again in %v",
+				ErrUnavailable, c.name, failures, lastErr, retryAt.Sub(c.m.clock.Now()).Round(time.Second))
 		}
-		c.start(ctx)
+		if !c.wait(ctx, wake) {
+			return nil, nil, 0, fmt.Errorf("%w: MCP server %s is %v (last error: %v); the call of %s stopped waiting for it: %w",
+				ErrUnavailable, c.name, state, lastErr, tool, callEnded(ctx, tool))
+		}
 	}
 }
 
-// succeeded resets the backoff after a call that went through.
+// wait waits for the state change wake announces and reports whether it
+// came before ctx ended.
+func (c *conn) wait(ctx context.Context, wake chan struct{}) bool {
+	c.mu.Lock()
+	c.waiting++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
+	}()
+	select {
+	case <-wake:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// succeeded resets the count of failures after a call that went through.
 func (c *conn) succeeded() {
 	c.mu.Lock()
 	c.failures = 0

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sync"
 	"time"
 
@@ -30,27 +31,62 @@ type conn struct {
 	name string
 	cfg  settings.ServerConfig
 	srv  *server.MCPServer // in-process servers only
+	to   timeouts
 
-	mu       sync.Mutex
-	state    State
-	gen      int // counts starts; events of an older start are ignored
-	cl       *client.Client
-	proc     *process
-	tools    []execlua.Tool
-	byName   map[string]int // index into tools
-	err      error
-	failures int // failed starts and lost connections since the last good call
-	retryAt  time.Time
-	starting chan struct{} // closed when the start under way ends
-	refresh  *time.Timer
-	closed   bool
+	mu    sync.Mutex
+	state State
+	gen   int // counts starts; events of an older start are ignored
+	cl    *client.Client
+	proc  *process
+	// tools are the ones it last listed, kept while it is down.
+	tools     []execlua.Tool
+	byName    map[string]int // index into tools
+	err       error
+	badConfig bool   // err is a configuration that cannot work
+	stderr    string // the stderr tail of its last process that ended
+	failures  int    // failed starts and lost connections since it last worked
+	starts    int
+	readyAt   time.Time
+	retryAt   time.Time
+	retry     stopper       // the timer of the next start while it is down
+	ping      stopper       // the timer of the next ping of an HTTP or SSE server
+	starting  chan struct{} // closed when the start under way ends
+	wake      chan struct{} // closed (and replaced) at every state change
+	refresh   *time.Timer
+	progress  map[string]*progressSink // by progress token, for calls in flight
+	waiting   int                      // calls waiting for it to be ready
+	closed    bool
+}
+
+// setState moves to s and wakes the calls waiting for a change; c.mu is
+// held. The caller tells OnState (notify) once c.mu is released.
+func (c *conn) setState(s State) {
+	c.state = s
+	close(c.wake)
+	c.wake = make(chan struct{})
+}
+
+func (c *conn) notify() {
+	if c.m.opts.OnState != nil {
+		c.m.opts.OnState(c.status())
+	}
+}
+
+// goBackground runs f on a goroutine that Manager.Close waits for; c.mu is
+// held and c is not closed, so that Close cannot be waiting yet.
+func (c *conn) goBackground(f func()) {
+	c.m.bg.Add(1)
+	go func() {
+		defer c.m.bg.Done()
+		f()
+	}()
 }
 
 // start connects (or reconnects) the server, unless a start is under way,
 // in which case it waits for that one. ctx bounds the wait.
 func (c *conn) start(ctx context.Context) {
 	c.mu.Lock()
-	if c.closed || c.state == Connected {
+	if c.closed || c.state == Ready || c.state == Disabled {
 		c.mu.Unlock()
 		return
 	}
@@ -64,10 +100,16 @@ func (c *conn) start(ctx context.Context) {
 	}
 	done := make(chan struct{})
 	c.starting = done
-	c.state = Connecting
+	c.stopTimers()
 	c.gen++
 	gen := c.gen
+	if c.starts++; c.starts == 1 {
+		c.setState(Starting)
+	} else {
+		c.setState(Restarting)
+	}
 	c.mu.Unlock()
+	c.notify()
 
 	cl, p, tools, err := c.connect(ctx, gen)
 
@@ -80,27 +122,138 @@ func (c *conn) start(ctx context.Context) {
 		return
 	}
 	if err != nil {
-		c.state = Disconnected
-		var cfgErr *configError
-		if errors.As(err, &cfgErr) {
-			c.state = Failed
-		}
-		c.err = err
-		c.failures++
-		c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
 		c.mu.Unlock()
+		var timeout *TimeoutError
+		stopped := errors.As(err, &timeout) && p.exitStatus(0) == nil
 		closeClient(cl, p) // the process has exited: its stderr is complete
-		if why := p.exitStatus(0); why != nil {
-			// "transport closed" says less than how the server ended.
+		if why := p.exitStatus(0); why != nil && !stopped {
+			// "transport closed" says less than how the server ended; a
+			// process the host stopped for its timeout did not crash.
 			err = fmt.Errorf("%w (%v)", err, why)
 		}
-		c.m.report(Report{Server: c.name, Err: err, Stderr: p.stderrTail()})
+		c.failed(gen, err, p.stderrTail())
 		return
 	}
-	c.state, c.cl, c.proc, c.err = Connected, cl, p, nil
+	same := c.tools != nil && reflect.DeepEqual(tools, c.tools)
+	c.cl, c.proc, c.readyAt = cl, p, c.m.clock.Now()
 	c.setTools(tools)
+	c.setState(Ready)
+	c.schedulePing(gen)
 	c.mu.Unlock()
-	c.m.changed()
+	c.notify()
+	if !same {
+		c.m.changed()
+	}
+}
+
+// failed records a failed start or a lost connection of start gen and
+// schedules the next start: after its backoff, or, past the crash limit,
+// after the slow retry; a configuration that cannot work waits for a new
+// one.
+func (c *conn) failed(gen int, err error, stderr string) {
+	c.mu.Lock()
+	if c.closed || gen != c.gen {
+		c.mu.Unlock()
+		return
+	}
+	c.err, c.failures = err, c.failures+1
+	if stderr != "" {
+		c.stderr = stderr
+	}
+	var cfgErr *configError
+	c.badConfig = errors.As(err, &cfgErr)
+	switch {
+	case c.badConfig:
+		c.setState(Failed)
+	case c.failures >= c.m.opts.CrashLimit:
+		c.setState(Failed)
+		c.schedule(gen, c.m.opts.SlowRetry)
+	default:
+		c.setState(Restarting)
+		c.schedule(gen, c.m.backoff(c.failures))
+	}
+	c.mu.Unlock()
+	c.notify()
+	c.m.report(Report{Server: c.name, Err: err, Stderr: stderr})
+}
+
+// schedule starts the server again after d, unless something else
+// started it meanwhile; c.mu is held.
+func (c *conn) schedule(gen int, d time.Duration) {
+	c.retryAt = c.m.clock.Now().Add(d)
+	c.retry = c.m.clock.AfterFunc(d, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.closed && gen == c.gen && c.starting == nil {
+			c.retry = nil
+			c.goBackground(func() { c.start(c.m.ctx) })
+		}
+	})
+}
+
+// schedulePing pings a ready HTTP or SSE server of start gen every
+// PingInterval: nothing else finds one that stopped answering while no
+// call is made (a stdio server's exit is seen at once). A ping that fails
+// or times out is a lost connection. c.mu is held.
+func (c *conn) schedulePing(gen int) {
+	if t := c.cfg.Transport(); t == "stdio" || t == inProcess || c.m.opts.PingInterval < 0 {
+		return
+	}
+	c.ping = c.m.clock.AfterFunc(c.m.opts.PingInterval, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.closed || gen != c.gen || c.state != Ready {
+			return
+		}
+		cl := c.cl
+		c.goBackground(func() {
+			ctx, cancel := context.WithTimeoutCause(c.m.ctx, c.to.start, fmt.Errorf("the server did not answer a ping within %v (its start timeout)", c.to.start))
+			defer cancel()
+			if err := cl.Ping(ctx); err != nil && c.m.ctx.Err() == nil {
+				c.lost(gen, fmt.Errorf("ping failed: %w", cause(ctx, err)))
+				return
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if !c.closed && gen == c.gen && c.state == Ready {
+				c.schedulePing(gen)
+			}
+		})
+	})
+}
+
+// stopTimers stops the timers of the next start and the next ping; c.mu
+// is held.
+func (c *conn) stopTimers() {
+	for _, t := range []*stopper{&c.retry, &c.ping} {
+		if *t != nil {
+			(*t).Stop()
+			*t = nil
+		}
+	}
+}
+
+// status is the server's Status now.
+func (c *conn) status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := Status{
+		Name: c.name, State: c.state, Transport: c.cfg.Transport(), ToolCount: len(c.tools),
+		Err: c.err, StderrTail: c.stderr, Restarts: max(0, c.starts-1), Failures: c.failures, WaitingCalls: c.waiting,
+		StartTimeoutMs: c.to.start.Milliseconds(), CallTimeoutMs: c.to.call.Milliseconds(),
+		Tools: toolStatuses(c.tools),
+	}
+	if c.err != nil {
+		st.LastError = c.err.Error()
+	}
+	if live := c.proc.liveStderr(); live != "" {
+		st.StderrTail = live
+	}
+	if c.retry != nil {
+		at := c.retryAt
+		st.NextStart = &at
+	}
+	return st
 }
 
 // configError is a configuration that cannot work until it is changed.
@@ -120,8 +273,8 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 	if err != nil {
 		return nil, nil, nil, &configError{err}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, c.m.opts.ConnectTimeout,
-		fmt.Errorf("the server did not answer within %v", c.m.opts.ConnectTimeout))
+	ctx, cancel := context.WithTimeoutCause(ctx, c.to.start,
+		&TimeoutError{Server: c.name, After: c.to.start, From: c.to.startFrom})
 	defer cancel()
 
 	// Every transport speaks the protocol revisions with the initialize
@@ -148,8 +301,11 @@ func (c *conn) connect(ctx context.Context, gen int) (*client.Client, *process, 
 	}
 	cl := client.NewClient(tr, client.WithLegacyProtocolOnly())
 	cl.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+		switch n.Method {
+		case string(mcp.MethodNotificationToolsListChanged):
 			c.listChanged(gen)
+		case string(mcp.MethodNotificationProgress):
+			c.onProgress(n)
 		}
 	})
 	cl.OnConnectionLost(func(err error) { c.lost(gen, err) })
@@ -305,13 +461,13 @@ func (c *conn) listChanged(gen int) {
 func (c *conn) relist(gen int) {
 	c.mu.Lock()
 	cl := c.cl
-	ok := gen == c.gen && c.state == Connected && !c.closed
+	ok := gen == c.gen && c.state == Ready && !c.closed
 	c.refresh = nil
 	c.mu.Unlock()
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.m.ctx, c.m.opts.ConnectTimeout)
+	ctx, cancel := context.WithTimeout(c.m.ctx, c.to.start)
 	defer cancel()
 	tools, err := c.list(ctx, cl)
 	if err != nil {
@@ -323,13 +479,16 @@ func (c *conn) relist(gen int) {
 		return
 	}
 	c.mu.Lock()
-	if gen != c.gen || c.state != Connected {
+	if gen != c.gen || c.state != Ready {
 		c.mu.Unlock()
 		return
 	}
+	same := reflect.DeepEqual(tools, c.tools)
 	c.setTools(tools)
 	c.mu.Unlock()
-	c.m.changed()
+	if !same {
+		c.m.changed()
+	}
 }
 
 // setTools replaces the tools and their index; c.mu is held.
@@ -341,46 +500,49 @@ func (c *conn) setTools(tools []execlua.Tool) {
 	}
 }
 
-// lost marks the connection of start gen as gone: its tools leave the pool
-// and the server starts again on its next use.
+// lost marks the connection of start gen as gone: the server is started
+// again after its backoff, and keeps its tools meanwhile. A server that
+// was up for longer than the longest backoff starts its count of failures
+// afresh: it is not crash-looping.
 func (c *conn) lost(gen int, err error) {
 	c.mu.Lock()
-	if gen != c.gen || c.state != Connected || c.closed {
+	if gen != c.gen || c.state != Ready || c.closed {
 		c.mu.Unlock()
 		return
 	}
 	cl, p := c.cl, c.proc
-	c.state, c.cl, c.proc = Disconnected, nil, nil
-	c.setTools(nil)
-	c.err = fmt.Errorf("disconnected: %w", err)
-	c.failures++
-	c.retryAt = c.m.now().Add(c.m.backoff(c.failures))
+	c.cl, c.proc = nil, nil
+	if c.m.clock.Now().Sub(c.readyAt) >= c.m.opts.MaxBackoff {
+		c.failures = 0
+	}
+	c.stopTimers()
+	c.setState(Restarting)
+	c.goBackground(func() {
+		closeClient(cl, p)
+		c.failed(gen, fmt.Errorf("disconnected: %w", err), p.stderrTail())
+	})
 	c.mu.Unlock()
-	go closeClient(cl, p)
-	c.m.report(Report{Server: c.name, Err: c.err, Stderr: p.stderrTail()})
-	c.m.changed()
+	c.notify()
 }
 
-// due reports a server that is down and whose backoff has passed.
-func (c *conn) due() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.state == Disconnected && c.starting == nil && !c.closed && !c.m.now().Before(c.retryAt)
-}
-
-// shutdown closes the connection for good.
-func (c *conn) shutdown() {
+// shutdown closes the connection for good and reports whether the server
+// had tools in the pool.
+func (c *conn) shutdown() bool {
 	c.mu.Lock()
 	c.closed = true
 	c.gen++
 	cl, p := c.cl, c.proc
 	c.cl, c.proc = nil, nil
+	had := len(c.tools) > 0
 	c.setTools(nil)
 	if c.refresh != nil {
 		c.refresh.Stop()
 	}
+	c.stopTimers()
+	c.setState(c.state) // wakes the calls waiting for it
 	c.mu.Unlock()
 	closeClient(cl, p)
+	return had
 }
 
 // closeClient closes a client and stops its process; both may be nil.

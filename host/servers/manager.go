@@ -24,11 +24,14 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultDebounce       = 100 * time.Millisecond
 	DefaultBackoff        = time.Second
-	maxBackoff            = time.Minute
+	DefaultMaxBackoff     = 30 * time.Second
+	DefaultCrashLimit     = 5
+	DefaultSlowRetry      = time.Minute
+	DefaultPingInterval   = 30 * time.Second
 )
 
 // Options configure a Manager. The zero value (and nil) connects only
-// configured servers, with the default timeout, debounce and backoff,
+// configured servers, with the default timeouts, debounce and backoff,
 // reading variables from the process environment, and tells nobody.
 type Options struct {
 	// InProcess are mcp-go servers in this process, by server name; they
@@ -36,20 +39,40 @@ type Options struct {
 	InProcess map[string]*server.MCPServer
 	// Cwd is the working directory of stdio servers that set none.
 	Cwd string
-	// Lookup reads the variables of ${VAR} expansion; nil: os.LookupEnv.
+	// Lookup reads the variables of ${VAR} expansion and of the timeouts
+	// (MCP_TIMEOUT, MCP_TOOL_TIMEOUT); nil: os.LookupEnv.
 	Lookup func(string) (string, bool)
 	// ConnectTimeout bounds each server's start, handshake and first
-	// tools/list (default 30 s).
+	// tools/list; zero: MCP_TIMEOUT, else 30 s. A server entry's
+	// "startupTimeout" wins.
 	ConnectTimeout time.Duration
+	// CallTimeout bounds each tool call, waiting for a restart included;
+	// zero: MCP_TOOL_TIMEOUT, else no limit. A server entry's "timeout"
+	// wins.
+	CallTimeout time.Duration
 	// Debounce is how long a tools/list_changed waits for more before the
 	// list is read again (default 100 ms).
 	Debounce time.Duration
-	// Backoff is the wait after the second failed start in a row; it
-	// doubles with every further failure, up to a minute (default 1 s).
-	Backoff time.Duration
-	// OnChange is called when the tools of any server changed: connected,
-	// disconnected, list changed. It must not block on the Manager.
+	// Backoff is the wait before the second start after a failure; it
+	// doubles with every further failure, up to MaxBackoff (defaults 1 s
+	// and 30 s). The first start after a failure is at once.
+	Backoff, MaxBackoff time.Duration
+	// CrashLimit is how many failures in a row mark a server failed
+	// (default 5); a failed server is tried again every SlowRetry
+	// (default 1 min).
+	CrashLimit int
+	SlowRetry  time.Duration
+	// PingInterval is how often a ready HTTP or SSE server is pinged, so
+	// that one that stopped answering is found while idle (default 30 s;
+	// negative: never).
+	PingInterval time.Duration
+	// OnChange is called when the tools of any server changed: a server
+	// connected with other tools, a list change, a configuration change.
+	// A restart with the same tools changes nothing. It must not block on
+	// the Manager.
 	OnChange func()
+	// OnState is told of every change of a server's state.
+	OnState func(Status)
 	// OnReport is told of every server that failed or lost its
 	// connection, and of every tool left out.
 	OnReport func(Report)
@@ -73,42 +96,15 @@ func (r Report) String() string {
 	return s
 }
 
-// State is a connection's state.
-type State int
-
-// The states of a connection.
-const (
-	Connecting State = iota
-	Connected
-	// Disconnected: it was connected, or failed to start, and may start
-	// again on its next use.
-	Disconnected
-	// Failed: its configuration cannot work (a missing variable, a bad
-	// entry); it starts again only when its configuration changes.
-	Failed
-)
-
-func (s State) String() string {
-	return [...]string{"connecting", "connected", "disconnected", "failed"}[s]
-}
-
-// Status is one server's state.
-type Status struct {
-	Server string
-	State  State
-	Tools  int
-	// Err is the last failure; nil while connected.
-	Err error
-}
-
 // Manager owns the connections to a host's MCP servers. Its methods are
 // safe for concurrent use.
 type Manager struct {
-	opts   Options
-	ctx    context.Context // lives as long as the Manager: streams and processes
-	cancel context.CancelFunc
-	ids    atomic.Int64
-	now    func() time.Time
+	opts     Options
+	ctx      context.Context // lives as long as the Manager: streams and processes
+	cancel   context.CancelFunc
+	ids      atomic.Int64
+	clock    clock
+	timeouts timeouts
 
 	mu     sync.Mutex
 	conns  map[string]*conn
@@ -118,16 +114,28 @@ type Manager struct {
 
 // New returns a Manager with no connections yet; Connect starts them.
 func New(opts *Options) *Manager {
-	m := &Manager{conns: map[string]*conn{}, now: time.Now}
+	return newManager(opts, realClock{})
+}
+
+func newManager(opts *Options, clk clock) *Manager {
+	m := &Manager{conns: map[string]*conn{}, clock: clk}
 	if opts != nil {
 		m.opts = *opts
 	}
 	if m.opts.Lookup == nil {
 		m.opts.Lookup = os.LookupEnv
 	}
-	setDefault(&m.opts.ConnectTimeout, DefaultConnectTimeout)
 	setDefault(&m.opts.Debounce, DefaultDebounce)
 	setDefault(&m.opts.Backoff, DefaultBackoff)
+	setDefault(&m.opts.MaxBackoff, DefaultMaxBackoff)
+	setDefault(&m.opts.SlowRetry, DefaultSlowRetry)
+	if m.opts.PingInterval == 0 {
+		m.opts.PingInterval = DefaultPingInterval
+	}
+	if m.opts.CrashLimit <= 0 {
+		m.opts.CrashLimit = DefaultCrashLimit
+	}
+	m.timeouts = m.hostTimeouts()
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	return m
 }
@@ -140,9 +148,10 @@ func setDefault(d *time.Duration, def time.Duration) {
 
 // Connect makes the set of connections match configs plus the in-process
 // servers: new servers are started, servers whose configuration changed
-// are restarted, servers no longer configured are closed. It starts them in
-// parallel and returns when each has connected or failed; a failure is
-// reported and leaves the others alone. ctx bounds the wait.
+// are restarted, servers no longer configured are closed; the others are
+// left alone, calls in flight included. It starts them in parallel and
+// returns when each has connected or failed; a failure is reported and
+// leaves the others alone. ctx bounds the wait.
 func (m *Manager) Connect(ctx context.Context, configs map[string]settings.ServerConfig) {
 	want := maps.Clone(configs)
 	if want == nil {
@@ -152,6 +161,7 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 		want[name] = settings.ServerConfig{Type: inProcess}
 	}
 	var start, stop []*conn
+	replaced := map[string]*conn{}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -161,45 +171,71 @@ func (m *Manager) Connect(ctx context.Context, configs map[string]settings.Serve
 		if cfg, ok := want[name]; !ok || !reflect.DeepEqual(cfg, old.cfg) {
 			stop = append(stop, old)
 			delete(m.conns, name)
+			if ok {
+				replaced[name] = old
+			}
 		}
 	}
 	for name, cfg := range want {
 		if _, ok := m.conns[name]; !ok {
-			c := &conn{m: m, name: name, cfg: cfg, srv: m.opts.InProcess[name]}
+			c := m.newConn(name, cfg, replaced[name])
 			m.conns[name] = c
 			start = append(start, c)
 		}
 	}
 	m.mu.Unlock()
 
+	changed := false
 	for _, c := range stop {
-		c.shutdown()
+		had := c.shutdown()
+		// A replaced server's tools stay with its new connection, unless
+		// that one is disabled.
+		changed = changed || had && (replaced[c.name] == nil || want[c.name].Disabled)
 	}
-	if len(stop) > 0 {
+	if changed {
 		m.changed()
 	}
 	var wg sync.WaitGroup
 	for _, c := range start {
-		wg.Go(func() { c.start(ctx) })
+		if c.state != Disabled {
+			wg.Go(func() { c.start(ctx) })
+		}
 	}
 	wg.Wait()
 }
 
-// Tools returns the tools of every connected server, by server name, each
-// server's tools in the order it listed them.
+// newConn is the connection of a server entry. One that replaces the
+// connection of the server's previous entry keeps its tools until it lists
+// its own, so that a restart for a new entry does not empty the pool.
+func (m *Manager) newConn(name string, cfg settings.ServerConfig, previous *conn) *conn {
+	c := &conn{m: m, name: name, cfg: cfg, srv: m.opts.InProcess[name], to: m.timeouts.forServer(cfg), wake: make(chan struct{})}
+	if cfg.Disabled {
+		c.state = Disabled
+		return c
+	}
+	if previous != nil {
+		previous.mu.Lock()
+		c.setTools(previous.tools)
+		previous.mu.Unlock()
+	}
+	return c
+}
+
+// Tools returns the tools of every configured server, by server name, each
+// server's tools in the order it listed them. A server that is down keeps
+// the tools it last listed: the pool does not change with a restart.
 func (m *Manager) Tools() []execlua.Tool {
 	var out []execlua.Tool
 	for _, c := range m.sorted() {
 		c.mu.Lock()
-		if c.state == Connected {
-			out = append(out, c.tools...)
-		}
+		out = append(out, c.tools...)
 		c.mu.Unlock()
 	}
 	return out
 }
 
-// Tool finds a tool of a connected server by its full name.
+// Tool finds a tool of a configured server by its full name, whether or
+// not the server is up.
 func (m *Manager) Tool(name string) (execlua.Tool, bool) {
 	c, _ := m.split(name)
 	if c == nil {
@@ -207,7 +243,7 @@ func (m *Manager) Tool(name string) (execlua.Tool, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	i, ok := c.byName[name] // empty unless connected
+	i, ok := c.byName[name]
 	if !ok {
 		return execlua.Tool{}, false
 	}
@@ -244,9 +280,7 @@ func (m *Manager) split(name string) (*conn, string) {
 func (m *Manager) Status() []Status {
 	var out []Status
 	for _, c := range m.sorted() {
-		c.mu.Lock()
-		out = append(out, Status{Server: c.name, State: c.state, Tools: len(c.tools), Err: c.err})
-		c.mu.Unlock()
+		out = append(out, c.status())
 	}
 	return out
 }
@@ -257,14 +291,16 @@ func (m *Manager) sorted() []*conn {
 	return slices.SortedFunc(maps.Values(m.conns), func(a, b *conn) int { return cmp.Compare(a.name, b.name) })
 }
 
-// Revive starts again, in the background, every disconnected server whose
-// backoff has passed. A host calls it when it reads the tools for a new
-// request, the "next use" of a server whose tools have left the pool.
+// Revive starts at once, in the background, every server that is down
+// (restarting or failed, its configuration aside), without waiting for its
+// backoff: a user's "try again now".
 func (m *Manager) Revive() {
 	for _, c := range m.sorted() {
-		if c.due() {
-			m.bg.Go(func() { c.start(m.ctx) })
+		c.mu.Lock()
+		if !c.closed && c.starting == nil && (c.state == Restarting || c.state == Failed && !c.badConfig) {
+			c.goBackground(func() { c.start(m.ctx) })
 		}
+		c.mu.Unlock()
 	}
 }
 
@@ -296,14 +332,14 @@ func (m *Manager) report(r Report) {
 }
 
 // backoff is the wait before the next start after failures failed ones in
-// a row: none after the first, then Backoff, doubling.
+// a row: none after the first, then Backoff, doubling up to MaxBackoff.
 func (m *Manager) backoff(failures int) time.Duration {
 	if failures <= 1 {
 		return 0
 	}
 	d := m.opts.Backoff << (failures - 2)
-	if d <= 0 || d > maxBackoff {
-		return maxBackoff
+	if d <= 0 || d > m.opts.MaxBackoff {
+		return m.opts.MaxBackoff
 	}
 	return d
 }

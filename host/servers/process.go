@@ -115,6 +115,15 @@ func (p *process) stderrTail() string {
 	return p.stderr.String()
 }
 
+// liveStderr is what a running process wrote to stderr so far; "" for no
+// process.
+func (p *process) liveStderr() string {
+	if p == nil {
+		return ""
+	}
+	return p.stderr.String()
+}
+
 // stop waits a little for a process whose stdin was closed to exit, then
 // kills its process group.
 func (p *process) stop() {

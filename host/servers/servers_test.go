@@ -104,7 +104,7 @@ func TestTransports(t *testing.T) {
 			if _, err := call("nope", "{}"); err == nil || isTransport(err) {
 				t.Errorf("unknown tool: %v, want the server's refusal", err)
 			}
-			if got := m.Status(); len(got) != 1 || got[0].State != Connected {
+			if got := m.Status(); len(got) != 1 || got[0].State != Ready {
 				t.Errorf("status after a refused call: %+v", got)
 			}
 		})
@@ -161,8 +161,8 @@ func TestSlowCall(t *testing.T) {
 }
 
 // TestCrashMidCall: a stdio server that exits during a call fails that
-// call with its stderr, is marked disconnected, its tools leave, and the
-// next call starts it again.
+// call with its stderr, keeps its tools in the pool (no flapping), is
+// started again at once, and its tools work again.
 func TestCrashMidCall(t *testing.T) {
 	rec := newRecorder()
 	m, _ := connect(t, transports[1], rec)
@@ -171,16 +171,19 @@ func TestCrashMidCall(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "fixture: crashing now") || !strings.Contains(err.Error(), "exit status 3") {
 		t.Fatalf("crash: %v, want the disconnection with exit status and stderr", err)
 	}
-	<-rec.changes
-	if st := m.Status(); st[0].State != Disconnected || len(m.Tools()) != 0 {
-		t.Fatalf("after the crash: %+v, %d tools", st, len(m.Tools()))
+	if len(m.Tools()) != len(fixture.Tools) {
+		t.Fatalf("after the crash: %d tools, want the last known %d", len(m.Tools()), len(fixture.Tools))
 	}
 	out, err := m.Call(context.Background(), "fx", "text", json.RawMessage("{}"))
 	if err != nil || len(out.Text) != 2 {
-		t.Fatalf("the call after the crash: %+v, %v; want the server started again", out, err)
+		t.Fatalf("the call after the crash: %+v, %v; want it to wait for the restart", out, err)
 	}
-	if len(m.Tools()) != len(fixture.Tools) {
-		t.Errorf("tools after the restart: %v", toolNames(m.Tools()))
+	st := m.Status()[0]
+	if st.State != Ready || st.Restarts != 1 || !strings.Contains(st.LastError, "exit status 3") || !strings.Contains(st.StderrTail, "crashing now") {
+		t.Errorf("status after the restart: %+v", st)
+	}
+	if len(rec.changes) != 0 {
+		t.Errorf("a restart with the same tools told the host %d times that they changed", len(rec.changes))
 	}
 }
 
@@ -193,7 +196,7 @@ func TestMalformedArguments(t *testing.T) {
 	if !errors.Is(err, ErrInvalidArguments) || errors.Is(err, ErrUnavailable) {
 		t.Fatalf("malformed: %v", err)
 	}
-	if st := m.Status(); st[0].State != Connected {
+	if st := m.Status(); st[0].State != Ready {
 		t.Fatalf("after a malformed call: %+v", st)
 	}
 	if out, err := m.Call(context.Background(), "fx", "text", json.RawMessage("{}")); err != nil || len(out.Text) != 2 {
@@ -212,22 +215,25 @@ func drain(ch chan struct{}) {
 }
 
 // TestNeverStarts: servers that fail to start are reported (with stderr)
-// and left out, while the others connect.
+// and left out, while the others connect; those that may work on another
+// try are restarting, those whose entry cannot work have failed.
 func TestNeverStarts(t *testing.T) {
 	rec := newRecorder()
 	f := fixture.New(false)
-	m := New(rec.options(&Options{
-		InProcess:      map[string]*server.MCPServer{"good": f.Server},
-		ConnectTimeout: 2 * time.Second,
-		Lookup:         func(string) (string, bool) { return "", false },
-	}))
+	m := newManager(rec.options(&Options{
+		InProcess: map[string]*server.MCPServer{"good": f.Server},
+		Lookup:    func(string) (string, bool) { return "", false },
+	}), newFakeClock()) // no timer fires: each server is tried once
 	defer m.Close()
+	silent := stdioConfig(t, fixture.Silent)
+	silent.StartupTimeout = 2000
 	m.Connect(context.Background(), map[string]settings.ServerConfig{
 		"never":   stdioConfig(t, fixture.Never),
-		"silent":  stdioConfig(t, fixture.Silent),
+		"silent":  silent,
 		"missing": {Command: "/nonexistent/execlua-no-such-server"},
 		"novar":   {Command: "${EXECLUA_NO_SUCH_VAR}/bin/server"},
 		"bad":     {Type: "carrier-pigeon"},
+		"off":     {Command: "/nonexistent/never-started", Disabled: true},
 	})
 	reports := map[string]Report{}
 	for len(reports) < 5 {
@@ -239,8 +245,11 @@ func TestNeverStarts(t *testing.T) {
 	if r := reports["never"]; !strings.Contains(r.Stderr, "refusing to start") || !strings.Contains(r.Err.Error(), "exit status 1") {
 		t.Errorf("never: %+v, want its stderr", r)
 	}
-	if r := reports["silent"]; !strings.Contains(r.Err.Error(), "did not answer within 2s") {
-		t.Errorf("silent: %v", r.Err)
+	// The host stopped it: no "the server process exited" (which reads as
+	// a crash), and the hint to raise the timeout.
+	if msg := reports["silent"].Err.Error(); !strings.Contains(msg, "did not start within 2s") || !strings.Contains(msg, `set by "startupTimeout" in its mcpServers entry`) ||
+		!strings.Contains(msg, "the host stopped it") || strings.Contains(msg, "exited") || strings.Contains(msg, "process ended") || !errors.Is(reports["silent"].Err, context.DeadlineExceeded) {
+		t.Errorf("silent: %v", msg)
 	}
 	if r := reports["missing"]; !strings.Contains(r.Err.Error(), "could not start") {
 		t.Errorf("missing: %v", r.Err)
@@ -256,58 +265,17 @@ func TestNeverStarts(t *testing.T) {
 	}
 	states := map[string]State{}
 	for _, st := range m.Status() {
-		states[st.Server] = st.State
+		states[st.Name] = st.State
 	}
-	want := map[string]State{"good": Connected, "never": Disconnected, "silent": Disconnected, "missing": Disconnected, "novar": Failed, "bad": Failed}
+	want := map[string]State{"good": Ready, "never": Restarting, "silent": Restarting, "missing": Restarting, "novar": Failed, "bad": Failed, "off": Disabled}
 	if diff := cmp.Diff(want, states); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
-}
-
-// TestBackoff: a server that keeps failing is started again on its next
-// use, at once after its first failure, then only once its backoff has
-// passed, doubling.
-func TestBackoff(t *testing.T) {
-	rec := newRecorder()
-	m := New(rec.options(&Options{Backoff: time.Minute / 4}))
-	defer m.Close()
-	now := time.Unix(1e9, 0)
-	m.now = func() time.Time { return now }
-	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": stdioConfig(t, fixture.Never)})
-	<-rec.reports
-	call := func() error {
-		_, err := m.Call(context.Background(), "fx", "text", nil)
-		return err
+	if _, err := m.Call(context.Background(), "off", "text", nil); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "disabled") {
+		t.Errorf("a call to a disabled server: %v", err)
 	}
-	// The first failure leaves no wait: this call tries again.
-	if err := call(); !strings.Contains(err.Error(), "could not be started again") {
-		t.Fatalf("second try: %v", err)
-	}
-	<-rec.reports
-	if err := call(); !strings.Contains(err.Error(), "started again on a call made after 15s") {
-		t.Fatalf("within the backoff: %v", err)
-	}
-	now = now.Add(15 * time.Second)
-	if err := call(); !strings.Contains(err.Error(), "could not be started again") {
-		t.Fatalf("after the backoff: %v", err)
-	}
-	<-rec.reports
-	if err := call(); !strings.Contains(err.Error(), "after 30s") {
-		t.Fatalf("the backoff doubles: %v", err)
-	}
-	// Revive starts only due servers.
-	m.Revive()
-	m.bg.Wait()
-	select {
-	case r := <-rec.reports:
-		t.Fatalf("Revive started a server within its backoff: %v", r)
-	default:
-	}
-	now = now.Add(30 * time.Second)
-	m.Revive()
-	m.bg.Wait()
-	if r := <-rec.reports; r.Server != "fx" {
-		t.Fatalf("Revive: %+v", r)
+	if _, err := m.Call(context.Background(), "novar", "text", nil); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "cannot start") {
+		t.Errorf("a call to a server that cannot start: %v", err)
 	}
 }
 
@@ -347,7 +315,7 @@ func TestReconfigure(t *testing.T) {
 	m.Connect(context.Background(), map[string]settings.ServerConfig{"a": stdioConfig(t, fixture.Stdio)})
 	m.Connect(context.Background(), map[string]settings.ServerConfig{"b": stdioConfig(t, fixture.Stdio)})
 	st := m.Status()
-	if len(st) != 1 || st[0].Server != "b" || st[0].State != Connected {
+	if len(st) != 1 || st[0].Name != "b" || st[0].State != Ready {
 		t.Fatalf("status: %+v", st)
 	}
 	if _, err := m.Call(context.Background(), "a", "text", nil); !errors.Is(err, ErrUnknownServer) {
@@ -407,8 +375,8 @@ func TestListChangedDebounced(t *testing.T) {
 	}
 }
 
-// TestExitWhileIdle: a stdio server that exits between calls is marked
-// disconnected at once, its tools leave, and the report has its stderr.
+// TestExitWhileIdle: a stdio server that exits between calls is reported
+// at once with its stderr, keeps its tools, and is started again.
 func TestExitWhileIdle(t *testing.T) {
 	rec := newRecorder()
 	m, _ := connect(t, transports[1], rec)
@@ -420,12 +388,12 @@ func TestExitWhileIdle(t *testing.T) {
 	for r.Tool != "" { // the tool left out at the start
 		r = <-rec.reports
 	}
-	<-rec.changes
 	if !strings.Contains(r.Err.Error(), "exit status 4") || !strings.Contains(r.Stderr, "leaving while idle") {
 		t.Errorf("report: %v", r)
 	}
-	if st := m.Status(); st[0].State != Disconnected || len(m.Tools()) != 0 {
-		t.Errorf("status %+v, %d tools", st, len(m.Tools()))
+	rec.until(t, "the restart", func(st Status) bool { return st.State == Ready && st.Restarts == 1 })
+	if len(m.Tools()) != len(fixture.Tools) || len(rec.changes) != 0 {
+		t.Errorf("%d tools, %d changes; want the same tools throughout", len(m.Tools()), len(rec.changes))
 	}
 }
 

@@ -96,6 +96,13 @@ type ServerConfig struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// AlwaysLoad keeps every tool of the server out of the pool (POOL-5).
 	AlwaysLoad bool `json:"alwaysLoad,omitempty"`
+	// Timeout bounds each tool call, in milliseconds, as Claude Code and
+	// Gemini CLI read the key; StartupTimeout bounds the server's start,
+	// handshake and first tools/list, in milliseconds. Zero: the host's.
+	Timeout        int `json:"timeout,omitempty"`
+	StartupTimeout int `json:"startupTimeout,omitempty"`
+	// Disabled keeps the server configured but never started.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // Transport is the resolved transport: "stdio", "http" or "sse".
@@ -111,6 +118,9 @@ func (c ServerConfig) Transport() string {
 
 // Check reports a server entry that cannot be started as written.
 func (c ServerConfig) Check() error {
+	if c.Timeout < 0 || c.StartupTimeout < 0 {
+		return errors.New(`"timeout" and "startupTimeout" are milliseconds and cannot be negative`)
+	}
 	switch c.Transport() {
 	case "stdio":
 		if c.Command == "" {

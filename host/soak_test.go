@@ -1,0 +1,203 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/host"
+	"github.com/execlua/execlua/host/internal/fixture"
+	"github.com/execlua/execlua/internal/leaktest"
+)
+
+// soakRuns is how many runs each worker of TestSoak makes: EXECLUA_SOAK
+// when set (make soak), else a size that fits make test.
+func soakRuns(t *testing.T) int {
+	if v := os.Getenv("EXECLUA_SOAK"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			t.Fatalf("EXECLUA_SOAK=%q: want a positive number of runs per worker", v)
+		}
+		return n
+	}
+	return 12
+}
+
+// TestSoak: three stdio servers that crash and hang at random, and an HTTP
+// server that is stopped and started again, under concurrent runs. Every
+// run is answered (each of its calls with a result or an error); tools[]
+// never changes; afterwards every server's tools work again; closing the
+// host leaves no goroutine or child process behind.
+func TestSoak(t *testing.T) {
+	check := leaktest.Check(t)
+	web := newRestartable(t)
+	stdio := stdioConfig(t)
+	h, err := host.New(context.Background(), &host.Options{
+		Servers: map[string]host.ServerConfig{"s1": stdio, "s2": stdio, "s3": stdio,
+			"web": {Type: "http", URL: web.url()}},
+		Settings:    settingsWith(t, `{"permissions": {"allow": ["mcp__s1", "mcp__s2", "mcp__s3", "mcp__web"]}}`),
+		NoWatch:     true,
+		CallTimeout: 2 * time.Second, // ends the hanging calls
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.NewSession(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := s.Request(nil)
+
+	const workers, callsPerRun = 4, 5
+	runs := soakRuns(t)
+	var mu sync.Mutex
+	tally := map[string]int{}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for i := range runs {
+				if w == 0 && i%5 == 4 {
+					web.restart()
+				}
+				input, _ := json.Marshal(map[string]string{"code": soakScript(rng, callsPerRun)})
+				res := h.RunExec(context.Background(), s, input, nil)
+				mu.Lock()
+				tallyRun(t, tally, res, callsPerRun)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d runs, calls: %v, restarts: %v", workers*runs, tally, restarts(h))
+	if tally["ok"] == 0 {
+		t.Errorf("no call went through: %v", tally)
+	}
+	if now := s.Request(nil); !cmp.Equal(now.Tools, declared.Tools) || now.Announcement.Text != declared.Announcement.Text {
+		t.Errorf("tools[] or the announcement changed")
+	}
+	for _, name := range []string{"s1", "s2", "s3", "web"} {
+		if _, err := h.Call(context.Background(), execlua.Call{Name: "mcp__" + name + "__text"}); err != nil {
+			t.Errorf("%s after the soak: %v", name, err)
+		}
+	}
+	h.Close()
+	web.close()
+	check()
+}
+
+// soakScript makes n calls on random servers: most answer, some crash the
+// server, some hang until their timeout; every call is caught, and the
+// script returns how each ended.
+func soakScript(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("local out = {}\n")
+	for range n {
+		srv := []string{"s1", "s2", "s3", "web"}[rng.IntN(4)]
+		tool := "text"
+		switch r := rng.IntN(20); {
+		case r == 0 && srv != "web":
+			tool = "crash"
+		case r == 1:
+			tool = "hang"
+		case r < 6:
+			tool = "echo"
+		}
+		fmt.Fprintf(&b, "local ok, err = pcall(tools.mcp__%s__%s, {})\nout[#out+1] = ok and %q or (tostring(err):gsub(\"\\n\", \" | \"))\n", srv, tool, tool)
+	}
+	b.WriteString("return table.concat(out, \"\\n\")\n")
+	return b.String()
+}
+
+// tallyRun counts how a run's calls ended; a run must end with one line
+// per call.
+func tallyRun(t *testing.T, tally map[string]int, res execlua.Result, calls int) {
+	if res.IsError {
+		t.Errorf("a run failed: %s", res.Text)
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(res.Text), "\n")
+	if len(lines) != calls {
+		t.Errorf("a run answered %d calls of %d:\n%s", len(lines), calls, res.Text)
+	}
+	for _, line := range lines {
+		switch {
+		case line == "text" || line == "echo" || line == "hang":
+			tally["ok"]++
+		case strings.Contains(line, "did not finish within"):
+			tally["timeout"]++
+		case strings.Contains(line, "disconnected during the call"):
+			tally["disconnected"]++
+		case strings.Contains(line, "stopped waiting"):
+			tally["waited too long"]++
+		default:
+			tally["other"]++
+			t.Errorf("a call ended with an unclear error: %s", line)
+		}
+	}
+}
+
+func restarts(h *host.Host) map[string]int {
+	out := map[string]int{}
+	for _, st := range h.Servers() {
+		out[st.Name] = st.Restarts
+	}
+	return out
+}
+
+// restartable is the fixture over loopback HTTP on a fixed address,
+// stopped and started again on demand.
+type restartable struct {
+	t    *testing.T
+	addr string
+	mu   sync.Mutex
+	hs   *http.Server
+}
+
+func newRestartable(t *testing.T) *restartable {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &restartable{t: t, addr: ln.Addr().String()}
+	r.serve(ln)
+	return r
+}
+
+func (r *restartable) url() string { return "http://" + r.addr + "/mcp" }
+
+func (r *restartable) serve(ln net.Listener) {
+	r.hs = &http.Server{Handler: server.NewStreamableHTTPServer(fixture.New(false).Server)}
+	go r.hs.Serve(ln)
+}
+
+func (r *restartable) restart() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hs.Close()
+	ln, err := net.Listen("tcp", r.addr)
+	if err != nil {
+		r.t.Errorf("listening again: %v", err)
+		return
+	}
+	r.serve(ln)
+}
+
+func (r *restartable) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hs.Close()
+}
