@@ -67,41 +67,63 @@ type Session struct {
 // changed after it is built, so requests and runs read it without locks and
 // a run keeps the pool it started with.
 type state struct {
-	tools    []pool.Tool
 	settings Settings
-	asm      *pool.Assembly
-	names    []string         // the pool's names, for the announcement
+	asm      *pool.Assembly   // the registry, assembled
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
+	list     func() *announce.List
 }
 
-// newState assembles tools under settings, with exempt the host's names
-// that are never deferred. prev is the state it replaces (nil for the
-// first): its index's servers and its reachable tools that did not change
-// are reused, so a server connecting costs that server's indexing and
-// preparing, never a script's budget.
-func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state) (*state, error) {
+// assemble assembles tools under settings from scratch, with exempt the
+// host's names that are never deferred: what New and new settings need.
+// prev is the state it replaces (nil for the first).
+func assemble(tools []pool.Tool, settings Settings, exempt []string, prev *state) (*state, error) {
 	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions(exempt))
 	if err != nil {
 		return nil, err
 	}
-	index, reachable := search.NewIndex(nil), (*sandbox.Toolset)(nil)
-	if prev != nil {
-		index, reachable = prev.index, prev.reach
+	return derive(asm, settings, prev), nil
+}
+
+// derive is the state of asm. What it holds per pool tool follows what
+// changed since prev: after a Reassemble, the servers that joined, left
+// or changed are indexed and prepared again and nothing else; after a
+// full assembly the index and the reachable set still reuse every
+// unchanged server and tool. Either way a server connecting costs that
+// server's indexing and preparing, never a script's budget. The
+// announcement is rendered at the first request that needs it.
+func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
+	st := &state{settings: settings, asm: asm}
+	change, known := asm.PoolChange()
+	switch {
+	case prev == nil:
+		st.index = search.NewIndex(nil).Update(asm.Pool())
+		st.reach = sandbox.NewToolset(reachable(asm.Pool()))
+	case known:
+		st.index = prev.index
+		for _, server := range change.Servers {
+			st.index = st.index.WithServer(server, asm.PoolOf(server))
+		}
+		st.reach = prev.reach.With(reachable(change.Joined), change.Left)
+	default:
+		st.index = prev.index.Update(asm.Pool())
+		st.reach = prev.reach.Update(reachable(asm.Pool()))
 	}
-	st := &state{
-		tools:    tools,
-		settings: settings,
-		asm:      asm,
-		names:    asm.PoolNames(),
-		index:    index.Update(asm.Pool),
+	if known && len(change.Servers) == 0 {
+		st.list = prev.list
+	} else {
+		st.list = sync.OnceValue(func() *announce.List { return announce.NewList(asm.PoolNames()) })
 	}
-	reach := make([]sandbox.Tool, len(asm.Pool))
-	for i, t := range asm.Pool {
-		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
+	return st
+}
+
+// reachable is how the sandbox sees pool tools.
+func reachable(tools []pool.Tool) []sandbox.Tool {
+	out := make([]sandbox.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
 	}
-	st.reach = reachable.Update(reach)
-	return st, nil
+	return out
 }
 
 // search answers tools.ToolSearch over this state's pool. It goes through
@@ -127,7 +149,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 		o = *opts
 	}
 	exempt := slices.Clone(o.Exempt)
-	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), exempt, nil)
+	st, err := assemble(o.Tools, o.Settings.clone(), exempt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -159,9 +181,18 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 // started with; the next run reaches the new one (POOL-10). If the tools do
 // not assemble (an empty or repeated name, a pool tool named ToolSearch or
 // parallel) the registry is left as it was and the error says why.
+//
+// Its cost follows what changed: a server joining, leaving or changing its
+// list costs that server's tools, and the same tools again cost one
+// comparison. The permission filter is consulted for changed tools only;
+// a host whose rules changed calls SetSettings or Update.
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings, s.exempt, st)
+		asm, err := st.asm.Reassemble(tools)
+		if err != nil {
+			return nil, err
+		}
+		return derive(asm, st.settings, st), nil
 	})
 }
 
@@ -171,7 +202,7 @@ func (s *Session) SetTools(tools []Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone(), s.exempt, st)
+		return assemble(st.asm.Registered(), settings.clone(), s.exempt, st)
 	})
 }
 
@@ -181,7 +212,7 @@ func (s *Session) SetSettings(settings Settings) error {
 // both are left as they were and the error says why.
 func (s *Session) Update(tools []Tool, settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), settings.clone(), s.exempt, st)
+		return assemble(tools, settings.clone(), s.exempt, st)
 	})
 }
 
@@ -227,7 +258,7 @@ func (s *Session) Request(history []Message) *Request {
 	a, ok := announce.Decide(announce.Input{
 		HasChannel:  s.channel,
 		History:     history,
-		Names:       st.names,
+		List:        st.list(),
 		ExecEnabled: st.asm.Exec.Enabled(),
 	})
 	if ok {

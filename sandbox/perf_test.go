@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"github.com/google/go-cmp/cmp"
 	"runtime"
 	"slices"
 	"testing"
@@ -180,5 +181,30 @@ func TestToolsetUpdateReusesUnchangedTools(t *testing.T) {
 	}
 	if next.lookup("new") == nil || ts.lookup("new") != nil {
 		t.Error("the new tool is not in the updated set only")
+	}
+}
+
+// With gives the set Update gives for the pool after the change: the same
+// tools listed and found, the unchanged entries kept, the old set left as
+// it was.
+func TestToolsetWithEqualsUpdate(t *testing.T) {
+	schema := []byte(`{"type":"object"}`)
+	ts := NewToolset([]Tool{{Name: "a", InputSchema: schema}, {Name: "b"}, {Name: "c"}})
+	kept := ts.lookup("a")
+	next := ts.With([]Tool{{Name: "c", InputSchema: schema}, {Name: "d"}}, []string{"b", "c"})
+	want := []Tool{{Name: "a", InputSchema: schema}, {Name: "c", InputSchema: schema}, {Name: "d"}}
+	if diff := cmp.Diff(want, next.Tools()); diff != "" {
+		t.Errorf("Tools (-want +got):\n%s", diff)
+	}
+	for _, tool := range want {
+		if got := next.lookup(tool.Name); got == nil || string(got.tool.InputSchema) != string(tool.InputSchema) {
+			t.Errorf("%s: not found as listed", tool.Name)
+		}
+	}
+	if next.lookup("b") != nil || next.lookup("a") != kept {
+		t.Error("a tool that left is still found, or an unchanged one was prepared again")
+	}
+	if ts.lookup("d") != nil || ts.lookup("b") == nil || len(ts.Tools()) != 3 {
+		t.Error("the old set changed")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/execlua/execlua/internal/luavm"
+	"github.com/execlua/execlua/internal/overlay"
 )
 
 // Toolset is a reachable set prepared for many runs: the name map, and
@@ -12,8 +13,8 @@ import (
 // pool and shared read-only by every run that reaches that pool, so a run
 // costs the same whatever the pool's size.
 type Toolset struct {
-	tools  []Tool
-	byName map[string]*toolEntry
+	tools  func() []Tool
+	byName *overlay.Map[*toolEntry]
 }
 
 type toolEntry struct {
@@ -30,15 +31,50 @@ func NewToolset(tools []Tool) *Toolset { return (*Toolset)(nil).Update(tools) }
 // connects prepares only that server's tools again. ts is left as it was
 // (runs may be using it); a nil ts prepares every tool.
 func (ts *Toolset) Update(tools []Tool) *Toolset {
-	next := &Toolset{tools: tools, byName: make(map[string]*toolEntry, len(tools))}
+	byName := make(map[string]*toolEntry, len(tools))
 	for _, t := range tools {
-		if old := ts.lookup(t.Name); old != nil && bytes.Equal(old.tool.InputSchema, t.InputSchema) {
-			next.byName[t.Name] = old
-			continue
-		}
-		next.byName[t.Name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return t.InputSchema })}
+		byName[t.Name] = ts.entry(t)
 	}
+	return &Toolset{tools: func() []Tool { return tools }, byName: overlay.New(byName)}
+}
+
+// With returns a set prepared for ts's tools less those named in left,
+// with joined added (a tool of the same name replaced), at a cost that
+// follows the change: what a pool where one server joined or left needs.
+// Tools lists ts's tools in their order, then joined's. ts is left as it
+// was.
+func (ts *Toolset) With(joined []Tool, left []string) *Toolset {
+	set := make(map[string]*toolEntry, len(joined))
+	for _, t := range joined {
+		set[t.Name] = ts.entry(t)
+	}
+	next := &Toolset{byName: ts.names().With(set, left)}
+	next.tools = sync.OnceValue(func() []Tool {
+		var out []Tool
+		for _, t := range ts.Tools() {
+			if e, ok := next.byName.Get(t.Name); ok && e.tool.Name == t.Name && set[t.Name] == nil {
+				out = append(out, t)
+			}
+		}
+		return append(out, joined...)
+	})
 	return next
+}
+
+// entry is ts's entry of t when its input schema did not change (its
+// schema parsed already when a run has called it), else a new one.
+func (ts *Toolset) entry(t Tool) *toolEntry {
+	if old := ts.lookup(t.Name); old != nil && bytes.Equal(old.tool.InputSchema, t.InputSchema) {
+		return old
+	}
+	return &toolEntry{tool: t, schema: parsedOnce(func() []byte { return t.InputSchema })}
+}
+
+func (ts *Toolset) names() *overlay.Map[*toolEntry] {
+	if ts == nil {
+		return nil
+	}
+	return ts.byName
 }
 
 // NewLazyToolset prepares a set known by its names, whose input schemas
@@ -46,13 +82,13 @@ func (ts *Toolset) Update(tools []Tool) *Toolset {
 // process learns the names with its run and asks its host for a schema
 // only when it needs one. Tools of such a set have no InputSchema.
 func NewLazyToolset(names []string, schema func(name string) []byte) *Toolset {
-	ts := &Toolset{byName: make(map[string]*toolEntry, len(names))}
+	tools, byName := make([]Tool, 0, len(names)), make(map[string]*toolEntry, len(names))
 	for _, name := range names {
 		t := Tool{Name: name}
-		ts.tools = append(ts.tools, t)
-		ts.byName[name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return schema(name) })}
+		tools = append(tools, t)
+		byName[name] = &toolEntry{tool: t, schema: parsedOnce(func() []byte { return schema(name) })}
 	}
-	return ts
+	return &Toolset{tools: func() []Tool { return tools }, byName: overlay.New(byName)}
 }
 
 // parsedOnce parses an input schema at first use; a schema that does not
@@ -70,12 +106,10 @@ func (ts *Toolset) Tools() []Tool {
 	if ts == nil {
 		return nil
 	}
-	return ts.tools
+	return ts.tools()
 }
 
 func (ts *Toolset) lookup(name string) *toolEntry {
-	if ts == nil {
-		return nil
-	}
-	return ts.byName[name]
+	e, _ := ts.names().Get(name)
+	return e
 }
