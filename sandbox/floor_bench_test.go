@@ -18,6 +18,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/execlua/execlua/internal/luafloor"
+	"github.com/execlua/execlua/internal/realpool"
 )
 
 // BenchmarkFloors puts execlua beside the floors it is measured against
@@ -79,6 +80,7 @@ func BenchmarkFloors(b *testing.B) {
 	b.Run("cold/prepared", compare(preparedRuns(coldRun(100)), floor{unit: "x-bare", op: bare}))
 
 	b.Run("pool/10000", compare(timed(repeat(coldRun(10000))), floor{unit: "x-100", op: cold}))
+	b.Run("pool/10000-real", compare(timed(repeat(realColdRun(b, 10000))), floor{unit: "x-100", op: cold}))
 
 	// Two goroutines against one, on 2 cores: the gain in throughput, to
 	// compare between bare gopher-lua and execlua.
@@ -306,6 +308,21 @@ func coldRun(n int) func() error {
 	tools := make([]Tool, n)
 	for i := range tools {
 		tools[i] = Tool{Name: fmt.Sprintf("mcp__server%02d__tool_%d", i%20, i), InputSchema: json.RawMessage(`{"type":"object"}`)}
+	}
+	req := Request{Code: `return 1`, Tools: NewToolset(tools)}
+	return func() error { return Run(context.Background(), req, nil).Err }
+}
+
+// realColdRun is coldRun over a pool of n real tools, with their names and
+// input schemas (package realpool).
+func realColdRun(b *testing.B, n int) func() error {
+	var tools []Tool
+	for _, l := range realpool.Pool(n) {
+		var entry struct{ InputSchema json.RawMessage }
+		if err := json.Unmarshal(l.Entry, &entry); err != nil {
+			b.Fatal(err)
+		}
+		tools = append(tools, Tool{Name: "mcp__" + l.Server + "__" + l.Name, InputSchema: entry.InputSchema})
 	}
 	req := Request{Code: `return 1`, Tools: NewToolset(tools)}
 	return func() error { return Run(context.Background(), req, nil).Err }

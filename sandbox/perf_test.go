@@ -2,11 +2,14 @@ package sandbox
 
 import (
 	"context"
-	"github.com/google/go-cmp/cmp"
+	"encoding/json"
 	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/execlua/execlua/internal/luafloor"
 	"github.com/execlua/execlua/internal/luavm"
 )
 
@@ -206,5 +209,46 @@ func TestToolsetWithEqualsUpdate(t *testing.T) {
 	}
 	if ts.lookup("d") != nil || ts.lookup("b") == nil || len(ts.Tools()) != 3 {
 		t.Error("the old set changed")
+	}
+}
+
+// A 10 MB structured result held by a script through Run takes no more
+// heap when it comes as JSON than when it comes decoded: nothing keeps a
+// copy of its text alive beside its tables (the decoder's kept strings
+// once shared one copy of the whole document). Both are logged as a
+// multiple of the JSON size.
+func TestBigResultHeldThroughRun(t *testing.T) {
+	held := func(decoded bool) float64 {
+		var before, at uint64
+		var size int
+		funnel := FunnelFunc(func(ctx context.Context, c Call) (Output, error) {
+			if c.Name == "measure" {
+				at = liveHeap()
+				return Output{}, nil
+			}
+			raw := luafloor.BigDocument(10 << 20)
+			size = len(raw)
+			if !decoded {
+				return Output{Structured: raw}, nil
+			}
+			var v any
+			err := json.Unmarshal(raw, &v)
+			return Output{Decoded: v}, err
+		})
+		req := Request{
+			Code:   `local r = tools.big{} tools.measure{} return #r.items`,
+			Tools:  NewToolset([]Tool{{Name: "big"}, {Name: "measure"}}),
+			Funnel: funnel,
+		}
+		before = liveHeap()
+		if out := Run(context.Background(), req, nil); out.Err != nil {
+			t.Fatal(out.Err)
+		}
+		return float64(int64(at)-int64(before)) / float64(size)
+	}
+	asJSON, asDecoded := held(false), held(true)
+	t.Logf("a 10 MB result held: %.2fx its JSON size as JSON, %.2fx decoded", asJSON, asDecoded)
+	if asJSON > asDecoded*1.04 {
+		t.Errorf("held as JSON %.2fx its size, decoded %.2fx: a copy of the text is kept", asJSON, asDecoded)
 	}
 }
