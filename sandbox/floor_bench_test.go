@@ -57,6 +57,8 @@ func BenchmarkFloors(b *testing.B) {
 	b.Run("call-small/node", solo(nodeSmall))
 	b.Run("call-small/execlua", compare(timed(nestedCalls(echoArgs)), withNode("x-node", nodeSmall,
 		floor{unit: "x-bare-yield", op: bareYield})...))
+	// An empty table each way, the cheap case: no field to encode or decode.
+	b.Run("call-empty/execlua", compare(timed(nestedCallsOf(`{}`, echoArgs)), floor{unit: "x-bare-yield", op: bareYield}))
 
 	jsonTable := timed(benchJSONTable(result2K))
 	b.Run("call-2KB/node", solo(node2K))
@@ -231,10 +233,13 @@ func answer(out Output) Funnel {
 
 // nestedCalls makes n nested calls in one run, so that the run's own cost
 // is spread thin: each operation is one call.
-func nestedCalls(funnel Funnel) func(n int) error {
+func nestedCalls(funnel Funnel) func(n int) error { return nestedCallsOf(`{ i = i }`, funnel) }
+
+// nestedCallsOf is nestedCalls with args as each call's argument table.
+func nestedCallsOf(args string, funnel Funnel) func(n int) error {
 	tools := NewToolset([]Tool{{Name: "x"}})
 	return func(n int) error {
-		req := Request{Code: fmt.Sprintf(`for i = 1, %d do tools.x{ i = i } end`, n), Tools: tools, Funnel: funnel}
+		req := Request{Code: fmt.Sprintf(`for i = 1, %d do tools.x%s end`, n, args), Tools: tools, Funnel: funnel}
 		return Run(context.Background(), req, &Options{MaxCalls: n}).Err
 	}
 }

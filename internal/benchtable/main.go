@@ -40,6 +40,7 @@ type row struct {
 var rows = []row{
 	{"nested call, small arguments (`tools.x{ i = i }` echoed)", "bare gopher-lua yield, a fresh table each way", "BenchmarkFloors/call-small/execlua", "x-bare-yield", "ns/op"},
 	{"the same", "the original design's Node worker round trip", "BenchmarkFloors/call-small/execlua", "x-node", ""},
+	{"nested call, empty table each way (`tools.x{}`)", "bare gopher-lua yield, `{ i = i }`", "BenchmarkFloors/call-empty/execlua", "x-bare-yield", "ns/op"},
 	{"nested call, 2 KB structured result", "`encoding/json` decoding + Lua table building", "BenchmarkFloors/call-2KB/execlua", "x-json+table", "ns/op"},
 	{"the same", "Node worker round trip", "BenchmarkFloors/call-2KB/execlua", "x-node", ""},
 	{"cold run of `return 1` from a fresh state", "bare gopher-lua state, same libraries", "BenchmarkFloors/cold/execlua", "x-bare", "ns/op"},

@@ -212,7 +212,7 @@ func (b builder) table(n int, array bool) *glua.LTable {
 		t = newObject(n)
 	}
 	if n == 0 && b.s != nil {
-		weakGet(b.s.empty, t, func() bool { return array })
+		markEmpty(t, array)
 	}
 	return t
 }
