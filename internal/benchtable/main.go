@@ -26,7 +26,8 @@ var suites = []suite{
 	{pkg: "sandbox", bench: "^BenchmarkFloors$"},
 	{pkg: "sandbox/worker", bench: "^BenchmarkNestedCall$"},
 	{pkg: ".", bench: "Real10k|^BenchmarkRequest1000$|^BenchmarkSetTools1000$", extra: []string{"-test.benchtime", "20x"}},
-	{pkg: "search", bench: "^BenchmarkNewIndex10k$|^BenchmarkServer20Of10k$"},
+	{pkg: "search", bench: "^BenchmarkNewIndex10k$"},
+	{pkg: "cmd/execlua", bench: "^BenchmarkDemoCall$", extra: []string{"-test.benchtime", "3x"}},
 }
 
 // row is one line of the table: a benchmark's metric, and the unit of its
@@ -54,6 +55,7 @@ var rows = []row{
 	{"`SetTools` with the same 10,000 tools", "", "BenchmarkSetToolsReal10k/same", "cpu-ns/op", ""},
 	{"`Request` over 10,024 real pool tools, announced", "", "BenchmarkRequestReal10k", "cpu-ns/op", ""},
 	{"search index of 10,000 tools, built", "", "BenchmarkNewIndex10k", "ns/op", ""},
+	{"nested call through `execlua run --demo` (in-process MCP server), CPU", "the library's call, same run", "BenchmarkDemoCall", "x-library", "cli-cpu-ns/call"},
 }
 
 func main() {
