@@ -195,7 +195,7 @@ func TestToolsetWithEqualsUpdate(t *testing.T) {
 	ts := NewToolset([]Tool{{Name: "a", InputSchema: schema}, {Name: "b"}, {Name: "c"}})
 	kept := ts.lookup("a")
 	next := ts.With([]Tool{{Name: "c", InputSchema: schema}, {Name: "d"}}, []string{"b", "c"})
-	want := []Tool{{Name: "a", InputSchema: schema}, {Name: "c", InputSchema: schema}, {Name: "d"}}
+	want := []Tool{{Name: "a", InputSchema: schema}, {Name: "c", InputSchema: schema}, {Name: "d"}} // by name
 	if diff := cmp.Diff(want, next.Tools()); diff != "" {
 		t.Errorf("Tools (-want +got):\n%s", diff)
 	}

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/execlua/execlua/internal/luavm"
@@ -41,24 +43,23 @@ func (ts *Toolset) Update(tools []Tool) *Toolset {
 // With returns a set prepared for ts's tools less those named in left,
 // with joined added (a tool of the same name replaced), at a cost that
 // follows the change: what a pool where one server joined or left needs.
-// Tools lists ts's tools in their order, then joined's. ts is left as it
-// was.
+// Its Tools are listed by name, made at the first call. ts is left as it
+// was, and the new set keeps nothing of it but shared entries.
 func (ts *Toolset) With(joined []Tool, left []string) *Toolset {
 	set := make(map[string]*toolEntry, len(joined))
 	for _, t := range joined {
 		set[t.Name] = ts.entry(t)
 	}
-	next := &Toolset{byName: ts.names().With(set, left)}
-	next.tools = sync.OnceValue(func() []Tool {
-		var out []Tool
-		for _, t := range ts.Tools() {
-			if e, ok := next.byName.Get(t.Name); ok && e.tool.Name == t.Name && set[t.Name] == nil {
-				out = append(out, t)
-			}
-		}
-		return append(out, joined...)
-	})
-	return next
+	byName := ts.names().With(set, left)
+	return &Toolset{byName: byName, tools: sync.OnceValue(func() []Tool {
+		tools := make([]Tool, 0, byName.Len())
+		byName.All(func(_ string, e *toolEntry) bool {
+			tools = append(tools, e.tool)
+			return true
+		})
+		slices.SortFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+		return tools
+	})}
 }
 
 // entry is ts's entry of t when its input schema did not change (its
@@ -100,8 +101,9 @@ func parsedOnce(raw func() []byte) func() *luavm.Schema {
 	})
 }
 
-// Tools returns the tools the set was prepared from, in their order: what a
-// worker process needs to prepare the same set on its side.
+// Tools returns the tools the set was prepared from, in their order (by
+// name for a set made by With): what a worker process needs to prepare the
+// same set on its side.
 func (ts *Toolset) Tools() []Tool {
 	if ts == nil {
 		return nil
