@@ -1,5 +1,5 @@
 GO ?= go
-BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./internal/luavm/ ./search/ ./pool/ ./render/ ./announce/ .
+BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./internal/luavm/ ./search/ ./pool/ ./render/ ./announce/ ./host/gateway/ .
 BENCH_RUNS ?= 5
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/execlua-bench
 FUZZTIME ?= 10s
@@ -7,9 +7,11 @@ FUZZTIME ?= 10s
 .PHONY: test eval stress-test bench bench-all fuzz demo fmt lint
 
 # vet + the race detector over every package: the one command CI runs.
+# The timeout is a hang guard well above a loaded machine's package time
+# (the default 10 minutes per package is reached at a load average of 20).
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # The search evaluation: the quality floors of every evaluation set and
 # the ablation that checks each ranking signal still earns its place, with

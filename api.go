@@ -3,6 +3,7 @@ package execlua
 import (
 	"github.com/execlua/execlua/announce"
 	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/preflight"
 	"github.com/execlua/execlua/sandbox"
 )
 
@@ -85,6 +86,9 @@ var (
 	ErrScript             = sandbox.ErrScript
 	ErrCallLimit          = sandbox.ErrCallLimit
 	ErrUnknownTool        = sandbox.ErrUnknownTool
+	// ErrPreflight is a script refused before it ran: a literal call
+	// that cannot work (Options.Preflight).
+	ErrPreflight = preflight.ErrRefused
 
 	// New, SetTools and SetSettings refusing a registry.
 	ErrEmptyName     = pool.ErrEmptyName

@@ -21,10 +21,12 @@
 //     server's name and the entry its tools/list returned, which names it
 //     mcp__<server>__<tool> and keeps its schemas, annotations and _meta
 //     hints. Which builtins are never deferred is the host's policy,
-//     Options.Exempt (package host/preset holds a coding agent's).
+//     Options.Exempt (package host/preset holds a coding agent's). A Go
+//     function is Func: its schemas come from its types, and NewGoTools
+//     makes a set of them a funnel that checks arguments before it calls.
 //  2. Write the Funnel: the one function that performs a tool call with
 //     the host's permission check and hooks, the code a flat call goes
-//     through.
+//     through (Chain wraps one in Middleware steps such as Hooks).
 //  3. Keep one Session per conversation, and tell it when tools or
 //     settings change.
 //  4. Before each model request, ask the Session for tools[] and for an

@@ -1,7 +1,7 @@
 package execlua
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +13,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/sandbox"
 	"github.com/execlua/execlua/search"
@@ -104,6 +103,12 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
+	// A script over the size limit is the sandbox's to refuse.
+	if s.preflight && len(in.Code) <= cmp.Or(s.limits.MaxScriptBytes, sandbox.DefaultMaxScriptBytes) {
+		if err := st.checker().Check(ctx, in.Code); err != nil {
+			return s.failed(err, sandbox.Outcome{})
+		}
+	}
 	limits := s.limits
 	if o.Budget > 0 {
 		limits.Budget = o.Budget
@@ -140,7 +145,7 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 		Calls:     out.Calls,
 		Abandoned: out.Abandoned,
 		Printed:   out.Lines,
-		Value:     resultValue(out),
+		Value:     out.Value(),
 		HasValue:  out.HasResult,
 		Timings:   out.Timings,
 	}
@@ -222,23 +227,6 @@ func successText(out sandbox.Outcome) string {
 	return text + imagesNote(out)
 }
 
-// resultValue is the return value as JSON: the model's text of it, which
-// is JSON but for a single string, unless it was cut (at the result limit,
-// or by the string limit while rendering).
-func resultValue(out sandbox.Outcome) json.RawMessage {
-	switch {
-	case !out.HasResult || out.ResultChars > utf8.RuneCountInString(out.Result):
-		return nil
-	case out.StringResult:
-		var b bytes.Buffer
-		jsontext.WriteString(&b, out.Result)
-		return b.Bytes()
-	case !json.Valid([]byte(out.Result)):
-		return nil
-	}
-	return json.RawMessage(out.Result)
-}
-
 // resultText is the return value with a note when it was cut (BUD-8). Only
 // the full length is told: the limit is the host's, not the model's.
 func resultText(out sandbox.Outcome) string {
@@ -282,6 +270,8 @@ func failureText(err error) string {
 	var scriptErr *sandbox.ScriptError
 	switch {
 	case errors.Is(err, ErrInvalidInput):
+		return sentence(err.Error())
+	case errors.Is(err, ErrPreflight):
 		return sentence(err.Error())
 	case errors.Is(err, ErrUnavailable):
 		return "Exec is not available right now: it was switched off or denied, or no catalogued tools remain. Call the tools declared to you directly."

@@ -10,6 +10,7 @@ import (
 
 	"github.com/execlua/execlua/announce"
 	"github.com/execlua/execlua/pool"
+	"github.com/execlua/execlua/preflight"
 	"github.com/execlua/execlua/sandbox"
 	"github.com/execlua/execlua/search"
 )
@@ -44,6 +45,13 @@ type Options struct {
 	// pool). See Isolation and ServeWorker.
 	Isolation Isolation
 	Workers   *WorkerPool
+	// Preflight refuses, before anything runs, a script whose literal
+	// calls cannot work (package preflight): an unknown name, arguments
+	// that break the tool's schema. It is off by default because the
+	// contract passes arguments on unvalidated (ORCH-3) and lets an
+	// unknown mcp__ name fail at its call (ORCH-4); a host whose tools
+	// validate their input gains from it.
+	Preflight bool
 }
 
 // Session is Exec for one conversation: it holds the registry and the
@@ -58,6 +66,8 @@ type Session struct {
 	run      runner
 	channel  bool
 	log      *slog.Logger
+	// preflight checks scripts before they run (Options.Preflight).
+	preflight bool
 
 	mu  sync.Mutex // serialises SetTools and SetSettings
 	cur atomic.Pointer[state]
@@ -72,6 +82,8 @@ type state struct {
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
 	list     func() *announce.List
+	// checker is preflight's, for the pool, prepared at the first run.
+	checker func() *preflight.Checker
 }
 
 // assemble assembles tools under settings from scratch, with exempt the
@@ -91,7 +103,9 @@ func assemble(tools []pool.Tool, settings Settings, exempt []string, prev *state
 // full assembly the index and the reachable set still reuse every
 // unchanged server and tool. Either way a server connecting costs that
 // server's indexing and preparing, never a script's budget. The
-// announcement is rendered at the first request that needs it.
+// announcement is rendered at the first request that needs it, preflight's
+// checker at the first run that needs it, and both are kept while the
+// pool does not change.
 func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
 	st := &state{settings: settings, asm: asm}
 	change, known := asm.PoolChange()
@@ -110,9 +124,12 @@ func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
 		st.reach = prev.reach.Update(reachable(asm.Pool()))
 	}
 	if known && len(change.Servers) == 0 {
-		st.list = prev.list
+		st.list, st.checker = prev.list, prev.checker
 	} else {
 		st.list = sync.OnceValue(func() *announce.List { return announce.NewList(asm.PoolNames()) })
+		st.checker = sync.OnceValue(func() *preflight.Checker {
+			return preflight.New(asm.Pool(), &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
+		})
 	}
 	return st
 }
@@ -158,13 +175,14 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{
-		funnel:   funnel,
-		guidance: slices.Clone(o.Guidance),
-		exempt:   exempt,
-		limits:   o.Limits,
-		run:      run,
-		channel:  !o.NoChannel,
-		log:      o.Logger,
+		funnel:    funnel,
+		guidance:  slices.Clone(o.Guidance),
+		exempt:    exempt,
+		limits:    o.Limits,
+		run:       run,
+		channel:   !o.NoChannel,
+		log:       o.Logger,
+		preflight: o.Preflight,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -111,7 +111,9 @@ func NewMCPTool(server string, listed json.RawMessage) (Tool, error) {
 
 // NewBuiltinTool describes a tool the host implements itself. It asks to
 // stay flat; set ShouldDefer on the result for a builtin that should go to
-// the pool.
+// the pool, and OutputSchema for a builtin whose result has a shape, so
+// that its signature says what a call returns. Func derives both schemas
+// from Go types.
 func NewBuiltinTool(name, description string, inputSchema json.RawMessage) Tool {
 	return Tool{Name: name, Description: description, InputSchema: inputSchema, Kind: Builtin}
 }

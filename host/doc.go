@@ -17,7 +17,9 @@
 // tool's name and arguments, never Exec's (PERM-1..3), and a hook sees the
 // same input either way (HOOK-1, HOOK-7). Exec's own call goes through
 // [Host.RunExec], which fires Exec's hooks as a flat tool's (HOOK-6);
-// tools.ToolSearch inside a script reads the catalogue and fires none.
+// tools.ToolSearch inside a script reads the catalogue and fires none. A
+// context made with [WithObserver] is told of each call as it ends, with
+// who decided it ([Decision]): what audit logs and metrics read.
 //
 // Sessions made with [Host.NewSession] follow the host: a server that
 // connects, disconnects or changes its tool list, and a settings file that

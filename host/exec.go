@@ -13,8 +13,17 @@ import (
 // PreToolUse hooks (which may replace the input), the run, and Exec's
 // PostToolUse hooks when the run succeeded (HOOK-6). A refusal or a
 // blocking hook is a failed Result with the same text a flat tool's
-// refusal has; no sandbox starts.
+// refusal has; no sandbox starts. A context from WithObserver is told of
+// the run and of its nested calls.
 func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMessage, opts *execlua.RunOptions) execlua.Result {
+	res, _ := observed(ctx, execlua.Name, input, func(ctx context.Context) (execlua.Result, error) {
+		res := h.runExec(ctx, s, input, opts)
+		return res, res.Err
+	})
+	return res
+}
+
+func (h *Host) runExec(ctx context.Context, s *execlua.Session, input json.RawMessage, opts *execlua.RunOptions) execlua.Result {
 	tool := execlua.Tool{Name: execlua.Name, Kind: execlua.Builtin}
 	pol := h.pol.Load()
 	if err := h.permit(ctx, pol, tool, input, false); err != nil {
@@ -22,12 +31,15 @@ func (h *Host) RunExec(ctx context.Context, s *execlua.Session, input json.RawMe
 	}
 	pre := pol.hooks.Pre(ctx, tool.Name, input)
 	if pre.Blocked != nil {
+		decide(ctx, Decision{By: "hook"})
 		return refused(pre.Blocked)
 	}
 	input, err := rewrite(pol, tool, input, pre)
 	if err != nil {
+		decide(ctx, Decision{By: "rule"})
 		return refused(err)
 	}
+	performed(ctx, input)
 	if pre.Ask {
 		if err := h.ask(ctx, tool, input, "a PreToolUse hook asked for confirmation"); err != nil {
 			return refused(err)

@@ -39,8 +39,12 @@ func (h *Host) Funnel() execlua.Funnel { return execlua.FunnelFunc(h.Call) }
 // permission check, PreToolUse hooks, execution (through Options.Execute),
 // PostToolUse hooks. A refusal is an error whose text is what the model,
 // or the script, reads (PERM-3, HOOK-2). The model's call of Exec itself
-// goes through RunExec.
+// goes through RunExec. A context from WithObserver is told of the call.
 func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, error) {
+	return observed(ctx, call.Name, call.Args, func(ctx context.Context) (execlua.Output, error) { return h.call(ctx, call) })
+}
+
+func (h *Host) call(ctx context.Context, call execlua.Call) (execlua.Output, error) {
 	tool, ok := h.lookup(call.Name)
 	if !ok {
 		return execlua.Output{}, fmt.Errorf("%w: %s is not a tool of this host", ErrUnknownTool, call.Name)
@@ -58,12 +62,15 @@ func (h *Host) Call(ctx context.Context, call execlua.Call) (execlua.Output, err
 	}
 	pre := pol.hooks.Pre(ctx, tool.Name, call.Args)
 	if pre.Blocked != nil {
+		decide(ctx, Decision{By: "hook"})
 		return execlua.Output{}, pre.Blocked
 	}
 	var err error
 	if call.Args, err = rewrite(pol, tool, call.Args, pre); err != nil {
+		decide(ctx, Decision{By: "rule"})
 		return execlua.Output{}, err
 	}
+	performed(ctx, call.Args)
 	if pre.Ask {
 		if err := h.ask(ctx, tool, call.Args, "a PreToolUse hook asked for confirmation"); err != nil {
 			return execlua.Output{}, err
@@ -168,8 +175,14 @@ func (h *Host) permit(ctx context.Context, pol *policy, tool execlua.Tool, args 
 	if v.Rule == nil && !needsPermission {
 		// Only a rule naming it refuses or asks; the mode (dontAsk
 		// refusing what no rule allows) is for the calls it makes.
+		decide(ctx, Decision{Allowed: true, By: "mode"})
 		return nil
 	}
+	decided := Decision{Allowed: v.Decision == permission.Allow, By: "mode"}
+	if v.Rule != nil {
+		decided.By, decided.Rule = "rule", v.Rule.Text
+	}
+	decide(ctx, decided)
 	switch v.Decision {
 	case permission.Allow:
 		return nil
@@ -196,6 +209,7 @@ func (h *Host) ask(ctx context.Context, tool execlua.Tool, args json.RawMessage,
 		return nil
 	}
 	ans, err := h.opts.Prompter.Ask(ctx, PermissionQuestion{Tool: tool, Args: args, Why: why, Rule: tool.Name})
+	decide(ctx, Decision{Allowed: err == nil && ans != Deny, By: "user"})
 	switch {
 	case err != nil:
 		return &permission.DeniedError{Tool: tool.Name, Reason: fmt.Sprintf("Permission to use %s was not granted: %v", tool.Name, err)}

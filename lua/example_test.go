@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/lua"
 )
 
@@ -40,4 +41,38 @@ func ExampleRun() {
 	// ["A","SAFE","LUA","OF","ITS","OWN"]
 	// {"n":6}
 	// result[1].cb is a function; only nil, booleans, numbers, strings and plain tables can be passed to a tool true
+}
+
+// An ops program lets an operator script its Go functions: a Runner gives
+// the script those tools, prints as it prints, and refuses a literal
+// mistake before anything runs.
+func ExampleRunner() {
+	type service struct {
+		Name string `json:"name" enum:"api,web"`
+	}
+	ops, err := execlua.NewGoTools(execlua.Func("restart", "Restart a service.",
+		func(_ context.Context, in service) (string, error) { return "restarted " + in.Name, nil }))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := lua.NewRunner(ops.Tools(), ops, &lua.RunnerOptions{
+		Timeout: 5 * time.Second,
+		Print:   func(line string) { fmt.Println("|", line) },
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := r.Run(context.Background(), `print(tools.restart{ name = "api" }) return "done"`)
+	fmt.Println(string(res.Value), err)
+
+	_, err = r.Run(context.Background(), "tools.restart{ name = \"api\" }\ntools.restart{ name = \"db\" }")
+	fmt.Println(err)
+	// Output:
+	// | restarted api
+	// "done" <nil>
+	// the script was not run and no tool was called: 1 call cannot work as written
+	// line 2: tools.restart{...}: args.name: want one of "api", "web", got "db"
+	// Fix it and run the script again.
 }

@@ -235,7 +235,7 @@ func TestNoLeaks(t *testing.T) {
 		"caught objects": `for i = 1, 30000 do pcall(error, {}) end`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			out := runScript(t, f, code, &Options{MaxMemory: 32 << 20, MaxCalls: 10, MaxCoroutines: 1 << 30})
+			out := runScript(t, f, code, &Options{MaxMemory: 32 << 20, MaxCalls: 10, MaxCoroutines: 1 << 30, Budget: ownLimitBudget})
 			if out.Err != nil {
 				t.Error(out.Err)
 			}
@@ -263,7 +263,8 @@ func startedFunnel() (*fakeFunnel, <-chan struct{}) {
 // Class 7: of two runs at once, only the one that holds more than its
 // limit is stopped.
 func TestMemoryIsPerRun(t *testing.T) {
-	opts := &Options{MaxMemory: 64 << 20}
+	// The honest run's budget is out of reach: memory is what is tested.
+	opts := &Options{MaxMemory: 64 << 20, Budget: ownLimitBudget}
 	f, started := startedFunnel()
 	done := make(chan Outcome)
 	go func() { done <- runScript(t, f, honest, opts) }()
@@ -283,7 +284,7 @@ func TestMemoryIsPerRun(t *testing.T) {
 func TestHostMemoryIsNotTheRuns(t *testing.T) {
 	f, started := startedFunnel()
 	done := make(chan Outcome)
-	go func() { done <- runScript(t, f, honest, &Options{MaxMemory: 64 << 20}) }()
+	go func() { done <- runScript(t, f, honest, &Options{MaxMemory: 64 << 20, Budget: ownLimitBudget}) }()
 	<-started
 	var held [][]byte
 	for range 300 {

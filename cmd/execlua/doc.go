@@ -16,7 +16,7 @@
 //	execlua tools --json               # tools[] and the announcement
 //	execlua search "list notes"        # ToolSearch from the shell
 //	execlua types -o tools.d.lua       # definitions for lua-language-server
-//	execlua serve --http :8080         # Exec for any MCP client
+//	execlua serve --http :8080         # Exec for any MCP client (loopback)
 //
 // Exit status: 0 for success, 1 for a failed script, 2 for usage or
 // configuration errors.

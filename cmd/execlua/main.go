@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,7 +37,7 @@ const (
 // the exit status. Nothing below it exits or writes to the process's own
 // streams, so tests can drive it in process as well as through the binary.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, flagsFirst(app, args))
@@ -100,6 +101,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Version:         version,
 		Commands: commands(
 			runCommand(),
+			checkCommand(),
 			toolsCommand(),
 			searchCommand(),
 			typesCommand(),
@@ -108,7 +110,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErr("the commands are run, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
+				return usageErr("the commands are run, check, tools, search, types, serve and demo; see 'execlua --help'", "unknown command %q", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -114,6 +116,13 @@ return { item.name, ok, err }`, i), 2)
 
 // serveHTTP starts execlua serve --http on a free port and returns the URL.
 func serveHTTP(t *testing.T, dir string, args ...string) string {
+	_, url := startServe(t, dir, args...)
+	return url
+}
+
+// startServe starts execlua serve --http on a free port in dir and returns
+// the process and the URL; the test's end interrupts it.
+func startServe(t *testing.T, dir string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
 	cmd.Dir = dir
@@ -138,7 +147,7 @@ func serveHTTP(t *testing.T, dir string, args ...string) string {
 	if !strings.HasPrefix(line, prefix) {
 		t.Fatalf("serve said %q", line)
 	}
-	return strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	return cmd, strings.TrimSpace(strings.TrimPrefix(line, prefix))
 }
 
 func TestServeHTTPTwoClientsAtOnce(t *testing.T) {
@@ -234,5 +243,66 @@ local ok, err = pcall(tools.mcp__demo__echo, { n = 2 })
 return { first.n, ok, err }`, 0)
 	if !strings.HasPrefix(text, `[1,false,"`) || !strings.Contains(text, "limit") {
 		t.Errorf("Exec = %q, want the second call refused by the call cap", text)
+	}
+}
+
+// serve --http refuses an address other machines can reach unless it has
+// a token; a token named but missing is a usage error too.
+func TestServeNeedsTokenOffLoopback(t *testing.T) {
+	r := runCLI(t, "", "", "serve", "--demo", "--http", "0.0.0.0:0").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "needs a bearer token") || !strings.Contains(r.stderr, "hint: give --token-file or --token-env") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	r = runCLI(t, "", "", "serve", "--demo", "--http", "127.0.0.1:0", "--token-env", "EXECLUA_TEST_NO_SUCH_TOKEN").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "EXECLUA_TEST_NO_SUCH_TOKEN is empty or not set") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	r = runCLI(t, "", "", "serve", "--demo", "--http", "127.0.0.1:0", "--allow-origin", "evil.example").want(t, exitUsage)
+	if !strings.Contains(r.stderr, "expected scheme://host[:port]") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+// With a token, serve --http answers only clients that send it, and
+// --audit records the client's runs under the token's name.
+func TestServeHTTPWithToken(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := write(t, dir, "token.txt", "# clients\nsekrit\n")
+	audit := filepath.Join(dir, "audit.jsonl")
+	url := serveHTTP(t, dir, "--demo", "--yes", "--token-file", tokenFile, "--audit", audit, "--settings", write(t, dir, "settings.json", "{}"))
+	anon, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { anon.Close() })
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20250618
+	if _, err := anon.Initialize(t.Context(), req); err == nil {
+		t.Error("a client without the token was served")
+	}
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)),
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer sekrit"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	if text, _ := callExec(t, c, `return tools.mcp__demo__echo{ n = 3 }.n`, 0); text != "3" {
+		t.Errorf("Exec = %q", text)
+	}
+	data, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []map[string]any
+	for line := range strings.Lines(string(data)) {
+		var l map[string]any
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("audit line %q: %v", line, err)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) != 2 || lines[0]["tool"] != "mcp__demo__echo" || lines[1]["tool"] != "Exec" || !strings.HasPrefix(lines[1]["client"].(string), "token:") {
+		t.Errorf("audit log:\n%s", data)
 	}
 }

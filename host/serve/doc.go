@@ -17,11 +17,29 @@
 // in the next Exec result, ahead of the script's own result. A request
 // with no session (protocol 2026-07-28 or later over HTTP) is told so
 // ahead of every Exec result while the pool differs from the
-// instructions, as nothing records what it heard. A client that
-// sends a progress token with an Exec call gets the live summary as
-// progress notifications while the script runs. The messages PostToolUse
+// instructions, as nothing records what it heard. The messages PostToolUse
 // hooks add to the conversation follow the call's result as text blocks.
 //
-// Serve it over stdio (ServeStdio) or streamable HTTP (Handler); many
-// clients may use one HTTP server at once.
+// A client that sends a progress token with an Exec call gets the live
+// summary as progress notifications while the script runs. Over HTTP they
+// go on the call's own response stream, written by one goroutine in the
+// order the run made them and all before the result (mcp-go's queue of a
+// session is shared by all its streams, which reordered them); a client
+// too slow to take them loses the newest, never the order.
+//
+// Runs in flight are capped per client and in all (Options.MaxRuns,
+// MaxRunsPerClient): past a cap, an Exec call is answered at once with an
+// error result that says which (ErrBusy). A client is the name an HTTP
+// middleware authenticated it by (WithClient), else its MCP session, else
+// its remote host. Drain shuts runs down: new calls are answered
+// ErrShuttingDown, runs in flight may finish until its context ends, and
+// the rest are cancelled with a result that says so.
+//
+// Observers (audit logs, metrics, logs; see package host/gateway) are told
+// of every Exec call and every call through the funnel, with the client,
+// who decided (host.Decision) and the outcome.
+//
+// Serve it over stdio (ServeStdio) or streamable HTTP (Handler, or the
+// secured gateway of package host/gateway); many clients may use one HTTP
+// server at once.
 package serve

@@ -3,12 +3,15 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -18,16 +21,34 @@ import (
 )
 
 // Options configure a Server. The zero value (and nil) names the server
-// "execlua" with version "dev".
+// "execlua" with version "dev", takes at most DefaultMaxRuns runs at once
+// and DefaultMaxRunsPerClient of one client, and tells nobody of them.
 type Options struct {
 	// Name and Version are what the server reports in initialize.
 	Name, Version string
+	// MaxRuns caps the Exec runs in flight over all clients, and
+	// MaxRunsPerClient those of one client (counted by the name WithClient
+	// gave, else by MCP session, else by remote host). Past either cap an
+	// Exec call is answered at once with an error result saying so
+	// (ErrBusy). 0 takes the default; a negative value sets no cap.
+	MaxRuns, MaxRunsPerClient int
+	// Observers are told of every Exec call and every call through the
+	// host's funnel that clients' requests make.
+	Observers []Observer
 }
+
+// Defaults of Options.
+const (
+	DefaultMaxRuns          = 32
+	DefaultMaxRunsPerClient = 4
+)
 
 // Server is the MCP server. Its methods are safe for concurrent use.
 type Server struct {
 	host *host.Host
+	opts Options
 	mcp  *server.MCPServer
+	runs *runs
 	// intro is the announcement given as instructions; every conversation
 	// starts having heard it.
 	intro *execlua.Message
@@ -40,9 +61,6 @@ type Server struct {
 	mu       sync.Mutex
 	convs    map[string]*conversation
 	declared []execlua.ToolDeclaration
-
-	// progress counts the progress notifications of HTTP sessions.
-	progress tallies
 }
 
 // conversation is one MCP session's Exec state: what it was told.
@@ -53,26 +71,17 @@ type conversation struct {
 
 // New returns a server fronting h. The host stays the caller's to close.
 func New(h *host.Host, opts *Options) (*Server, error) {
-	o := Options{Name: "execlua", Version: "dev"}
-	if opts != nil {
-		if opts.Name != "" {
-			o.Name = opts.Name
-		}
-		if opts.Version != "" {
-			o.Version = opts.Version
-		}
-	}
+	o := withDefaults(opts)
 	shared, err := h.NewSession(nil)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{host: h, shared: shared, convs: map[string]*conversation{}, progress: tallies{m: map[string]*tally{}}}
+	s := &Server{host: h, opts: o, shared: shared, convs: map[string]*conversation{}, runs: newRuns(o.MaxRuns, o.MaxRunsPerClient)}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		s.mu.Lock()
 		delete(s.convs, cs.SessionID())
 		s.mu.Unlock()
-		s.progress.drop(cs.SessionID())
 	})
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { s.sync() })
 	serverOpts := []server.ServerOption{server.WithHooks(hooks), server.WithToolCapabilities(true), server.WithRecovery()}
@@ -83,6 +92,26 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	s.mcp = server.NewMCPServer(o.Name, o.Version, serverOpts...)
 	s.sync()
 	return s, nil
+}
+
+func withDefaults(opts *Options) Options {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = "execlua"
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.MaxRuns == 0 {
+		o.MaxRuns = DefaultMaxRuns
+	}
+	if o.MaxRunsPerClient == 0 {
+		o.MaxRunsPerClient = DefaultMaxRunsPerClient
+	}
+	return o
 }
 
 // MCPServer is the underlying mcp-go server, for other transports.
@@ -97,10 +126,30 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 }
 
 // Handler serves streamable HTTP; each client's MCP session is its own
-// conversation.
+// conversation. An Exec call's progress notifications go on its own
+// response, in order, ahead of its result.
 func (s *Server) Handler() http.Handler {
-	return s.progress.counting(server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler))))
+	h := server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		stream := newPostStream(w)
+		ctx := context.WithValue(r.Context(), streamKey{}, stream)
+		ctx = context.WithValue(ctx, remoteKey{}, r.RemoteAddr)
+		h.ServeHTTP(stream, r.WithContext(ctx))
+	})
 }
+
+// Drain shuts the server's runs down: from now on an Exec call is
+// answered with ErrShuttingDown; the runs in flight may finish until ctx
+// ends, and are then cancelled (their result says the server is shutting
+// down). It returns once no run is left, with the number it cancelled.
+// The transports stay the caller's to close.
+func (s *Server) Drain(ctx context.Context) int { return s.runs.drain(ctx) }
+
+// Draining reports whether Drain has begun.
+func (s *Server) Draining() bool { return s.runs.isDraining() }
+
+// Running counts the Exec runs in flight.
+func (s *Server) Running() int { return s.runs.inFlight() }
 
 // Refresh declares tools[] again as the host assembles it now; connected
 // clients are told when it changed. Call it from host.Options.OnChange:
@@ -159,13 +208,25 @@ func (s *Server) conversation(ctx context.Context) *conversation {
 	return c
 }
 
-// exec runs one Exec call in the caller's conversation.
+// exec runs one Exec call in the caller's conversation, within the caps
+// on runs in flight.
 func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	conv := s.conversation(ctx)
+	start := time.Now()
+	who := client(ctx)
 	input, err := json.Marshal(req.GetRawArguments())
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
+	rec := RunRecord{Client: who, Input: input}
+	run, end, err := s.runs.start(ctx, who.key())
+	if err != nil {
+		rec.Result = turnedAway(err)
+		rec.Duration = time.Since(start)
+		s.ran(rec)
+		return mcp.NewToolResultError(rec.Result.Text), nil
+	}
+	defer end()
+	conv := s.conversation(ctx)
 	// The announcement is decided and recorded before the run, so that two
 	// Exec calls of one conversation at once deliver it once.
 	conv.mu.Lock()
@@ -176,10 +237,16 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	conv.mu.Unlock()
 
-	run, messages := collect(ctx)
+	run, messages := collect(run)
+	run, decision := s.observe(run, who)
 	report, delivered := progress(ctx, req)
 	res := s.host.RunExec(run, s.shared, input, &execlua.RunOptions{Progress: report})
 	delivered()
+	if res.IsError && errors.Is(context.Cause(run), ErrShuttingDown) {
+		res = cancelledAtShutdown(res)
+	}
+	rec.Decision, rec.Result, rec.Duration = decision(), res, time.Since(start)
+	s.ran(rec)
 	content = append(content, mcp.NewTextContent(res.Text))
 	for _, img := range res.Images {
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
@@ -187,42 +254,20 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	return &mcp.CallToolResult{Content: append(content, messages()...), IsError: res.IsError}, nil
 }
 
-// progress sends the live summary as progress notifications when the
-// client asked for them with a progress token (report is nil otherwise);
-// delivered waits until those sent over HTTP have been written to the
-// client (see tally).
-func progress(ctx context.Context, req mcp.CallToolRequest) (report func(string), delivered func()) {
-	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return nil, func() {}
+// turnedAway is the result of an Exec call the server did not run.
+func turnedAway(err error) execlua.Result {
+	text := err.Error()
+	if errors.Is(err, ErrShuttingDown) {
+		text = "Exec did not run: the server is shutting down and takes no new runs."
 	}
-	token := req.Params.Meta.ProgressToken
-	srv := server.ServerFromContext(ctx)
-	var t *tally
-	if ts, ok := ctx.Value(countedKey{}).(*tallies); ok {
-		if cs := server.ClientSessionFromContext(ctx); cs != nil {
-			t = ts.get(cs.SessionID())
-		}
-	}
-	n, sent := 0, 0
-	report = func(summary string) {
-		n++
-		// A blocked channel drops the notification: the summary is a
-		// courtesy, and the script must not wait for the client.
-		err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-			"progressToken": token,
-			"progress":      n,
-			"message":       summary,
-		})
-		if err == nil && t != nil {
-			sent = t.queued()
-		}
-	}
-	delivered = func() {
-		if t != nil && sent > 0 {
-			t.await(ctx, sent)
-		}
-	}
-	return report, delivered
+	return execlua.Result{Text: text, IsError: true, Summary: "failed", Err: err}
+}
+
+// cancelledAtShutdown says why a run the shutdown cancelled ended.
+func cancelledAtShutdown(res execlua.Result) execlua.Result {
+	res.Text = "The server is shutting down and cancelled this run after its grace period. " + res.Text
+	res.Err = fmt.Errorf("%w: %w", ErrShuttingDown, res.Err)
+	return res
 }
 
 // flat performs a direct call of a non-deferred tool through the host's
@@ -234,6 +279,7 @@ func (s *Server) flat(name string) server.ToolHandlerFunc {
 			args = json.RawMessage(`{}`)
 		}
 		call, messages := collect(ctx)
+		call, _ = s.observe(call, client(ctx))
 		out, err := s.host.Funnel().Call(call, execlua.Call{Name: name, Args: args})
 		res := toResult(out)
 		if err != nil {

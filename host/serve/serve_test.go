@@ -3,6 +3,7 @@ package serve_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -437,4 +438,38 @@ func progressNotes(c *client.Client) <-chan map[string]any {
 		}
 	})
 	return notes
+}
+
+// SUM-4 over HTTP, in order: a client with a listening stream open gets
+// every progress notification of a run on the run's own response, in the
+// order the run made them, all before its result.
+func TestProgressInOrderOverHTTP(t *testing.T) {
+	url, _, _ := fleet(t)
+	c, _ := connect(t, url) // with a listening GET stream
+	var mu sync.Mutex
+	var got []float64
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			mu.Lock()
+			got = append(got, n.Params.AdditionalFields["progress"].(float64))
+			mu.Unlock()
+		}
+	})
+	const calls = 40
+	for round := range 3 {
+		res := execCall(t, c, fmt.Sprintf(`for i = 1, %d do tools.mcp__demo__echo{ i = i } end return "done"`, calls), true)
+		if txt := texts(res); res.IsError || txt[len(txt)-1] != "done" {
+			t.Fatalf("Exec = %v", txt)
+		}
+		mu.Lock()
+		want := make([]float64, calls)
+		for i := range want {
+			want[i] = float64(i + 1)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("round %d: progress numbers when the result came (-want +got):\n%s", round, d)
+		}
+		got = nil
+		mu.Unlock()
+	}
 }

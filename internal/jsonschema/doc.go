@@ -20,6 +20,11 @@
 //
 // Package render builds signatures on the tree, package internal/luavm the empty-table
 // rule, package search ToolSearch's argument check; the agreement test in
-// package search feeds all three the same awkward schemas. Nothing here
-// validates a value against a whole schema: the tools do that.
+// package search feeds all three the same awkward schemas.
+//
+// Check is the one validator: it finds where a value breaks a schema, at
+// positions it can decide alone (type, enum, required and undeclared
+// members), and passes what it cannot (alternatives, values of Kind
+// Unknown). Go tools check their arguments with it, and preflight the
+// literal arguments of a script's calls.
 package jsonschema

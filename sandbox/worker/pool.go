@@ -220,6 +220,10 @@ func (p *Pool) reap(w *proc) {
 	}()
 }
 
+// Stats counts the live worker processes (idle ones included) and the
+// idle ones, for a host's metrics.
+func (p *Pool) Stats() (live, idle int) { return len(p.slots), len(p.idle) }
+
 func (p *Pool) isClosed() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -27,8 +27,11 @@ type WorkerError struct{ Detail string }
 func (e *WorkerError) Error() string { return "worker process: " + e.Detail }
 func (e *WorkerError) Unwrap() error { return sandbox.ErrCrashed }
 
-// startTimeout bounds how long a worker may take to say hello.
-const startTimeout = 10 * time.Second
+// startTimeout bounds how long a worker may take to say hello: a guard
+// against a binary that never speaks the protocol, not a target. A worker
+// started on a machine busy with other work (a load average of 40 on two
+// cores, many workers starting at once) has taken over 10 s.
+const startTimeout = 60 * time.Second
 
 // Why the host killed a worker.
 const (

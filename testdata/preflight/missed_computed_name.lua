@@ -1,0 +1,2 @@
+-- missed: the name is not a literal
+tools["rest" .. "rat"]{ service = "api" }

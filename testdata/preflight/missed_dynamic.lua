@@ -1,0 +1,3 @@
+-- missed: the value is not a literal
+local svc = "mail"
+tools.restart{ service = svc }

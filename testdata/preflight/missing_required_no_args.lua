@@ -1,0 +1,2 @@
+-- want: line 2: tools.health(): args.service: required, missing
+return tools.health()

@@ -1,0 +1,3 @@
+-- want: line 2: tools.ToolSearch(): args.query: required, missing
+local found = tools.ToolSearch()
+return found
