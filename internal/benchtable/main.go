@@ -54,7 +54,7 @@ var rows = []row{
 	{"that server leaving", "", "BenchmarkSetToolsReal10k/leave", "cpu-ns/op", ""},
 	{"`SetTools` with the same 10,000 tools", "", "BenchmarkSetToolsReal10k/same", "cpu-ns/op", ""},
 	{"`Request` over 10,024 real pool tools, announced", "", "BenchmarkRequestReal10k", "cpu-ns/op", ""},
-	{"search index of 10,000 tools, built", "", "BenchmarkNewIndex10k", "ns/op", ""},
+	{"search index of 10,000 tools, built", "", "BenchmarkNewIndex10k", "cpu-ns/op", ""},
 	{"nested call through `execlua run --demo` (in-process MCP server), CPU", "the library's call, same run", "BenchmarkDemoCall", "x-library", "cli-cpu-ns/call"},
 }
 
@@ -164,7 +164,8 @@ func stat(vals []float64, unit string) string {
 	if len(v)%2 == 0 {
 		med = (v[len(v)/2-1] + v[len(v)/2]) / 2
 	}
-	return fmt.Sprintf("%s (%s–%s)", human(med, unit), human(v[0], unit), human(v[len(v)-1], unit))
+	bare := func(x float64) string { return strings.TrimSuffix(human(x, unit), " CPU") }
+	return fmt.Sprintf("%s (%s–%s)", human(med, unit), bare(v[0]), bare(v[len(v)-1]))
 }
 
 // human writes a ratio as 1.23× and a time per operation in its unit.
