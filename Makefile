@@ -1,12 +1,12 @@
 GO ?= go
 BENCH_PKGS ?= ./sandbox/ ./sandbox/worker/ ./internal/luavm/ ./search/ ./pool/ ./render/ ./announce/ ./host/gateway/ .
-BENCHSTAT ?= $(shell command -v benchstat || echo $(HOME)/go/bin/benchstat)
+BENCH_RUNS ?= 5
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/execlua-bench
 FUZZTIME ?= 10s
 
 SOAK_RUNS ?= 150
 
-.PHONY: test eval stress-test bench fuzz demo fmt lint soak
+.PHONY: test eval stress-test bench bench-all fuzz demo fmt lint soak
 
 # vet + the race detector over every package: the one command CI runs.
 # The timeout is a hang guard well above a loaded machine's package time
@@ -33,16 +33,16 @@ stress-test:
 soak:
 	EXECLUA_SOAK=$(SOAK_RUNS) $(GO) test -race -count=1 -run '^TestSoak$$' -v ./host/
 
-# BenchmarkFloors first: execlua beside its floors in one run, as ratios;
-# then every package's own benchmarks. Both summarised by benchstat
-# (go install golang.org/x/perf/cmd/benchstat@latest); the raw results stay
-# in $(BENCH_OUT).
+# The README's table of figures: every benchmark behind it, BENCH_RUNS
+# times, going round the packages in turn (BenchmarkFloors alternates each
+# figure with its floor in chunks), printed as medians with their ranges and
+# the load average meanwhile (internal/benchtable; raw output in
+# $(BENCH_OUT)). bench-all runs every package's benchmarks once more.
 bench:
-	mkdir -p $(BENCH_OUT)
-	$(GO) test -run '^$$' -bench '^BenchmarkFloors$$' -benchmem -count 6 ./sandbox/ > $(BENCH_OUT)/floors.txt || { cat $(BENCH_OUT)/floors.txt; exit 1; }
-	$(GO) test -p 1 -run '^$$' -bench . -skip '^BenchmarkFloors$$' -benchmem -count 6 $(BENCH_PKGS) > $(BENCH_OUT)/packages.txt || { cat $(BENCH_OUT)/packages.txt; exit 1; }
-	-$(BENCHSTAT) $(BENCH_OUT)/floors.txt
-	-$(BENCHSTAT) $(BENCH_OUT)/packages.txt
+	$(GO) run ./internal/benchtable -runs $(BENCH_RUNS) -out $(BENCH_OUT)
+
+bench-all:
+	$(GO) test -p 1 -run '^$$' -bench . -benchmem $(BENCH_PKGS)
 
 # Every fuzz target of the module for FUZZTIME each (what CI runs); see
 # .ci/fuzz for what fails the run.

@@ -19,7 +19,7 @@ func benchSession(b *testing.B) (*Session, []announce.Message) {
 	}
 	s := newSession(b, &fakeFunnel{}, &Options{Tools: tools, Exempt: preset.Exempt(), Guidance: testGuidance})
 	r := s.Request(nil)
-	if n := len(r.Assembly.Pool); n != 1000 {
+	if n := len(r.Assembly.Pool()); n != 1000 {
 		b.Fatalf("pool of %d tools, want 1000", n)
 	}
 	chat := strings.Repeat("some ordinary conversation text, tool output and code. ", 40)
@@ -50,7 +50,7 @@ func BenchmarkRequest1000(b *testing.B) {
 			}
 		}
 	})
-	if err := s.SetTools(append(s.cur.Load().tools, mcpTool("late", "tool"))); err != nil {
+	if err := s.SetTools(append(s.cur.Load().asm.Registered(), mcpTool("late", "tool"))); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("changed", func(b *testing.B) {
@@ -67,7 +67,7 @@ func BenchmarkRequest1000(b *testing.B) {
 // request and run.
 func BenchmarkSetTools1000(b *testing.B) {
 	s, _ := benchSession(b)
-	tools := s.cur.Load().tools
+	tools := s.cur.Load().asm.Registered()
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := s.SetTools(tools); err != nil {

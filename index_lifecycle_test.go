@@ -15,8 +15,8 @@ import (
 func TestSearchIndexBuiltWithThePool(t *testing.T) {
 	s := newSession(t, &fakeFunnel{}, &Options{Tools: with(builtins(), githubTools())})
 	first := s.cur.Load()
-	if first.index == nil || first.index.Len() != len(first.asm.Pool) {
-		t.Fatalf("index after New: %v, want one of the %d pool tools", first.index, len(first.asm.Pool))
+	if first.index == nil || first.index.Len() != len(first.asm.Pool()) {
+		t.Fatalf("index after New: %v, want one of the %d pool tools", first.index, len(first.asm.Pool()))
 	}
 	if err := s.SetSettings(first.settings); err != nil {
 		t.Fatal(err)

@@ -53,12 +53,8 @@ type CallRecord struct {
 
 // poolTool finds a tool of the pool by name.
 func (st *state) poolTool(name string) (Tool, bool) {
-	for _, t := range st.asm.Pool {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return Tool{}, false
+	t, inPool, ok := st.asm.Lookup(name)
+	return t, ok && inPool
 }
 
 // callLog collects a run's CallRecords: the funnel's calls as they start
@@ -126,8 +122,9 @@ func (l *callLog) sandboxCall(name string, n, maxCalls int) {
 	case name == search.Name:
 	case inPool:
 		return // the funnel records it
-	case l.st.denied[name] != "":
-		r.Outcome, r.RefusedBy, r.Err = CallRefused, l.st.denied[name], &sandbox.UnknownToolError{Name: name, DeniedBy: l.st.denied[name]}
+	case l.st.denied()[name] != "":
+		by := l.st.denied()[name]
+		r.Outcome, r.RefusedBy, r.Err = CallRefused, by, &sandbox.UnknownToolError{Name: name, DeniedBy: by}
 	default:
 		r.Outcome, r.RefusedBy, r.Err = CallRefused, "the pool (no tool of that name can be called from Exec)", &sandbox.UnknownToolError{Name: name}
 	}

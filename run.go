@@ -148,7 +148,7 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	out := s.run(ctx, sandbox.Request{
 		Code:         in.Code,
 		Tools:        st.reach,
-		Denied:       st.denied,
+		Denied:       st.denied(),
 		Funnel:       log.funnel(s.funnel),
 		Search:       st.search,
 		SearchSchema: json.RawMessage(search.InputSchema),

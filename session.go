@@ -78,59 +78,92 @@ type Session struct {
 // changed after it is built, so requests and runs read it without locks and
 // a run keeps the pool it started with.
 type state struct {
-	tools    []pool.Tool
 	settings Settings
-	asm      *pool.Assembly
-	names    []string         // the pool's names, for the announcement
+	asm      *pool.Assembly   // the registry, assembled
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
+	list     func() *announce.List
 	// checker is preflight's, for the pool, prepared at the first run.
 	checker func() *preflight.Checker
 	// denied are the registry's tools the permission filter left out,
-	// with who denied each (Settings.DeniedBy).
-	denied map[string]string
+	// with who denied each (Settings.DeniedBy), found at the first run.
+	denied func() map[string]string
 }
 
-// newState assembles tools under settings, with exempt the host's names
-// that are never deferred. prev is the state it replaces (nil for the
-// first): its index's servers and its reachable tools that did not change
-// are reused, so a server connecting costs that server's indexing and
-// preparing, never a script's budget.
-func newState(tools []pool.Tool, settings Settings, exempt []string, prev *state) (*state, error) {
+// assemble assembles tools under settings from scratch, with exempt the
+// host's names that are never deferred: what New and new settings need.
+// prev is the state it replaces (nil for the first).
+func assemble(tools []pool.Tool, settings Settings, exempt []string, prev *state) (*state, error) {
 	asm, err := pool.Assemble(tools, Declaration(), settings.poolOptions(exempt))
 	if err != nil {
 		return nil, err
 	}
-	index, reachable := search.NewIndex(nil), (*sandbox.Toolset)(nil)
-	if prev != nil {
-		index, reachable = prev.index, prev.reach
+	return derive(asm, settings, prev), nil
+}
+
+// derive is the state of asm. What it holds per pool tool follows what
+// changed since prev: after a Reassemble, the servers that joined, left
+// or changed are indexed and prepared again and nothing else; after a
+// full assembly the index and the reachable set still reuse every
+// unchanged server and tool. Either way a server connecting costs that
+// server's indexing and preparing, never a script's budget. The
+// announcement is rendered at the first request that needs it, preflight's
+// checker at the first run that needs it, and both are kept while the
+// pool does not change.
+func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
+	st := &state{settings: settings, asm: asm}
+	change, known := asm.PoolChange()
+	switch {
+	case prev == nil:
+		st.index = search.NewIndex(nil).Update(asm.Pool())
+		st.reach = sandbox.NewToolset(reachable(asm.Pool()))
+	case known:
+		st.index = prev.index
+		for _, server := range change.Servers {
+			st.index = st.index.WithServer(server, asm.PoolOf(server))
+		}
+		st.reach = prev.reach.With(reachable(change.Joined), change.Left)
+	default:
+		st.index = prev.index.Update(asm.Pool())
+		st.reach = prev.reach.Update(reachable(asm.Pool()))
 	}
-	st := &state{
-		tools:    tools,
-		settings: settings,
-		asm:      asm,
-		names:    asm.PoolNames(),
-		index:    index.Update(asm.Pool),
+	if known && len(change.Servers) == 0 {
+		st.list, st.checker = prev.list, prev.checker
+	} else {
+		st.list = sync.OnceValue(func() *announce.List { return announce.NewList(asm.PoolNames()) })
+		st.checker = sync.OnceValue(func() *preflight.Checker {
+			return preflight.New(asm.Pool(), &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
+		})
 	}
-	reach := make([]sandbox.Tool, len(asm.Pool))
-	for i, t := range asm.Pool {
-		reach[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
+	st.denied = sync.OnceValue(func() map[string]string { return deniedBy(asm.Registered(), settings) })
+	return st
+}
+
+// deniedBy maps each of tools the permission filter leaves out to who
+// denied it; nil when the settings cannot say.
+func deniedBy(tools []pool.Tool, settings Settings) map[string]string {
+	if settings.Denied == nil || settings.DeniedBy == nil {
+		return nil
 	}
-	st.reach = reachable.Update(reach)
-	st.checker = sync.OnceValue(func() *preflight.Checker {
-		return preflight.New(asm.Pool, &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
-	})
-	if settings.Denied != nil && settings.DeniedBy != nil {
-		for _, t := range tools {
-			if settings.Denied(t.Name) {
-				if st.denied == nil {
-					st.denied = map[string]string{}
-				}
-				st.denied[t.Name] = settings.DeniedBy(t.Name)
+	var denied map[string]string
+	for _, t := range tools {
+		if settings.Denied(t.Name) {
+			if denied == nil {
+				denied = map[string]string{}
 			}
+			denied[t.Name] = settings.DeniedBy(t.Name)
 		}
 	}
-	return st, nil
+	return denied
+}
+
+// reachable is how the sandbox sees pool tools.
+func reachable(tools []pool.Tool) []sandbox.Tool {
+	out := make([]sandbox.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = sandbox.Tool{Name: t.Name, InputSchema: t.InputSchema}
+	}
+	return out
 }
 
 // search answers tools.ToolSearch over this state's pool. It goes through
@@ -156,7 +189,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 		o = *opts
 	}
 	exempt := slices.Clone(o.Exempt)
-	st, err := newState(slices.Clone(o.Tools), o.Settings.clone(), exempt, nil)
+	st, err := assemble(o.Tools, o.Settings.clone(), exempt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -189,9 +222,18 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 // started with; the next run reaches the new one (POOL-10). If the tools do
 // not assemble (an empty or repeated name, a pool tool named ToolSearch or
 // parallel) the registry is left as it was and the error says why.
+//
+// Its cost follows what changed: a server joining, leaving or changing its
+// list costs that server's tools, and the same tools again cost one
+// comparison. The permission filter is consulted for changed tools only;
+// a host whose rules changed calls SetSettings or Update.
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), st.settings, s.exempt, st)
+		asm, err := st.asm.Reassemble(tools)
+		if err != nil {
+			return nil, err
+		}
+		return derive(asm, st.settings, st), nil
 	})
 }
 
@@ -201,7 +243,7 @@ func (s *Session) SetTools(tools []Tool) error {
 // under them, the settings are left as they were and the error says why.
 func (s *Session) SetSettings(settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(st.tools, settings.clone(), s.exempt, st)
+		return assemble(st.asm.Registered(), settings.clone(), s.exempt, st)
 	})
 }
 
@@ -211,7 +253,7 @@ func (s *Session) SetSettings(settings Settings) error {
 // both are left as they were and the error says why.
 func (s *Session) Update(tools []Tool, settings Settings) error {
 	return s.update(func(st *state) (*state, error) {
-		return newState(slices.Clone(tools), settings.clone(), s.exempt, st)
+		return assemble(tools, settings.clone(), s.exempt, st)
 	})
 }
 
@@ -257,7 +299,7 @@ func (s *Session) Request(history []Message) *Request {
 	a, ok := announce.Decide(announce.Input{
 		HasChannel:  s.channel,
 		History:     history,
-		Names:       st.names,
+		List:        st.list(),
 		ExecEnabled: st.asm.Exec.Enabled(),
 	})
 	if ok {

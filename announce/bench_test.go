@@ -1,6 +1,7 @@
 package announce
 
 import (
+	"github.com/execlua/execlua/internal/realpool"
 	"strings"
 	"testing"
 )
@@ -53,4 +54,30 @@ func BenchmarkDecide(b *testing.B) {
 			}
 		})
 	}
+}
+
+// The decision over 10,024 real tool names, rendered once (NewList, what a
+// session does at the first request after a change) and then decided for
+// each request from the rendered list, beside BenchmarkDecide.
+func BenchmarkDecideReal10k(b *testing.B) {
+	var names []string
+	for _, l := range realpool.Pool(10_024) {
+		names = append(names, "mcp__"+l.Server+"__"+l.Name)
+	}
+	history := benchHistory(b, names)
+	b.Run("render", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			NewList(names)
+		}
+	})
+	list := NewList(names)
+	b.Run("unchanged", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := Decide(Input{HasChannel: true, History: history, List: list, ExecEnabled: true}); ok {
+				b.Fatal("re-announced an unchanged pool")
+			}
+		}
+	})
 }

@@ -12,6 +12,10 @@ type Input struct {
 	History []Message
 	// Names are the pool's tool names, in any order, repeats allowed.
 	Names []string
+	// List, when not nil, is the pool's names rendered once by NewList and
+	// stands for Names, which are then not read: a host that decides for
+	// every request over the same pool renders and hashes it only once.
+	List *List
 	// ExecEnabled reports that Exec is switched on, not excluded and not
 	// denied. It stays true while an empty pool keeps Exec out of tools[]:
 	// that is an emptied pool (Empty), not a closed channel (Closed).
@@ -28,15 +32,37 @@ func Decide(in Input) (Announcement, bool) {
 	switch {
 	case !in.ExecEnabled:
 		return withdraw(closedAnnouncement, said)
-	case len(in.Names) == 0:
-		return withdraw(emptyAnnouncement, said)
 	}
-	body := fullBody(in.Names)
-	hash := digest(body)
-	if said == Full && saidHash == hash {
+	list := in.List
+	if list == nil {
+		list = NewList(in.Names)
+	}
+	switch {
+	case list.empty:
+		return withdraw(emptyAnnouncement, said)
+	case said == Full && saidHash == list.hash:
 		return Announcement{}, false
 	}
-	return withMarker(Full, body, hash), true
+	return list.full, true
+}
+
+// List is the Full announcement of one set of names, rendered and hashed.
+// It is immutable, so requests in parallel may share it.
+type List struct {
+	full  Announcement
+	hash  string
+	empty bool
+}
+
+// NewList renders the Full announcement of names (in any order, repeats
+// allowed) for Input.List.
+func NewList(names []string) *List {
+	if len(names) == 0 {
+		return &List{empty: true}
+	}
+	body := fullBody(names)
+	hash := digest(body)
+	return &List{full: withMarker(Full, body, hash), hash: hash}
 }
 
 // withdraw sends Empty or Closed only while a list is in effect. With none

@@ -264,3 +264,17 @@ func TestSession(t *testing.T) {
 		history = append(history, Message{Text: "assistant: done"})
 	}
 }
+
+// A List rendered once decides every cell of the table as the names it was
+// rendered from do (BC-5, BC-7, BC-8, BC-9 with a cached list).
+func TestListStandsForNames(t *testing.T) {
+	for hname, history := range histories(t) {
+		for nname, now := range nows {
+			want, wantOK := decide(history, now.names, now.exec)
+			got, gotOK := Decide(Input{HasChannel: true, History: history, Names: []string{"ignored"}, List: NewList(now.names), ExecEnabled: now.exec})
+			if diff := cmp.Diff(want, got); diff != "" || gotOK != wantOK {
+				t.Errorf("%s / %s: with a List (-names +list):\n%s ok %v, want %v", hname, nname, diff, gotOK, wantOK)
+			}
+		}
+	}
+}

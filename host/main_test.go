@@ -177,7 +177,7 @@ func (e *env) declared() []string {
 // pooled are the pool's names.
 func (e *env) pooled() []string {
 	var out []string
-	for _, t := range e.s.Request(nil).Assembly.Pool {
+	for _, t := range e.s.Request(nil).Assembly.Pool() {
 		out = append(out, t.Name)
 	}
 	return out

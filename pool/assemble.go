@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/execlua/execlua/internal/overlay"
 	"github.com/execlua/execlua/internal/toolname"
 )
 
@@ -125,19 +126,22 @@ type Assembly struct {
 	// Flat are the registered tools declared in Tools, in registration
 	// order. When Exec is not declared this is every permitted tool.
 	Flat []Tool
-	// Pool are the tools reachable only through Exec, in registration order,
-	// with their output schemas. Empty unless Exec is declared: the sandbox,
-	// the announcement and ToolSearch all read this and nothing else.
-	Pool []Tool
 	// Exec says whether Exec is in Tools and, if not, why (the announcement
 	// tells "the pool emptied" from "Exec went away").
 	Exec ExecStatus
 
-	// index maps every claimed name to its registration index (-1 for
-	// Exec); slots says where each registered tool went. One map serves the
-	// duplicate check, Available and Lookup.
-	index map[string]int
-	slots []slot
+	exec Declaration
+	opts *Options
+	// groups are the registry in registration order, a run of consecutive
+	// tools of one server (or of builtins) each: the unit Reassemble reuses.
+	groups []*group
+	// names maps every claimed name to its tool (a nil group for Exec):
+	// one map serves the duplicate check, Available and Lookup.
+	names *overlay.Map[ref]
+	pool  func() []Tool
+	// change is how the pool differs from the one Reassemble started from.
+	change    PoolChange
+	changeSet bool
 }
 
 type where uint8
@@ -145,12 +149,23 @@ type where uint8
 const (
 	excluded where = iota // denied by the permission filter
 	flat
-	pooled
+	pooled // deferred: in the pool when Exec is declared, flat otherwise
 )
 
-type slot struct {
-	where where
-	i     int // index into Flat or Pool
+// group is a run of consecutive registered tools with one key (an MCP
+// tool's server, "" for builtins), with the verdict on each. Groups are
+// never changed once built, so assemblies share them.
+type group struct {
+	key       string
+	tools     []Tool
+	where     []where
+	nDeferred int
+	nFlat     int
+}
+
+type ref struct {
+	g *group
+	i int
 }
 
 // Assemble builds the pool and tools[] from the registered tools (in
@@ -160,83 +175,78 @@ type slot struct {
 // permitted tool is named ToolSearch or parallel; the last is checked even
 // with Exec off, so turning Exec on later cannot fail.
 func Assemble(registered []Tool, exec Declaration, opts *Options) (*Assembly, error) {
-	opts = opts.orDefault()
-	a := &Assembly{
-		index: make(map[string]int, len(registered)+1),
-		slots: make([]slot, len(registered)),
-	}
-	claim := func(name string, i int) error {
-		if name == "" {
-			return &NameError{Name: name, Err: ErrEmptyName}
+	return assemble(nil, registered, exec, opts.orDefault())
+}
+
+// Reassemble is Assemble of registered under a's Exec declaration and
+// options, at a cost that follows what changed: a run of one server's
+// tools (or of builtins) equal to one of a's keeps its verdicts, so a
+// server joining or leaving costs that server's tools and one comparison
+// of the others. The permission filter is consulted for changed tools only;
+// a host whose rules change calls Assemble. a is left as it was.
+func (a *Assembly) Reassemble(registered []Tool) (*Assembly, error) {
+	return assemble(a, registered, a.exec, a.opts)
+}
+
+func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options) (*Assembly, error) {
+	a := &Assembly{exec: exec, opts: opts}
+	spare := prev.groupsByKey()
+	var fresh [][]Tool // runs that match no group of prev, in order
+	for _, run := range runs(registered) {
+		g := spare.take(run)
+		if g == nil {
+			fresh = append(fresh, run)
 		}
-		if _, dup := a.index[name]; dup {
-			return &NameError{Name: name, Err: ErrDuplicateName}
-		}
-		a.index[name] = i
-		return nil
+		a.groups = append(a.groups, g) // nil until claimed below
 	}
-	if !opts.DisableExec {
-		if err := claim(exec.Name, -1); err != nil {
+	left := spare.left()
+	size := 8 // a change is a server or two
+	if prev == nil {
+		size = len(registered) + 1
+	}
+	c := newClaims(prev, left, size)
+	if prev == nil && !opts.DisableExec {
+		if err := c.claim(exec.Name, ref{}); err != nil {
 			return nil, err
 		}
 	}
-	var nDenied, nDeferred int
-	for i, t := range registered {
-		if err := claim(t.Name, i); err != nil {
+	var added []*group
+	for i := range a.groups {
+		if a.groups[i] != nil {
+			continue
+		}
+		g, err := c.group(fresh[0], opts)
+		if err != nil {
 			return nil, err
 		}
-		switch {
-		case opts.denied(t.Name):
-			a.slots[i].where = excluded
-			nDenied++
-		case Decide(t, opts).Deferred:
-			if t.Name == SearchName || t.Name == ParallelName {
-				return nil, &NameError{Name: t.Name, Err: ErrReservedName}
-			}
-			a.slots[i].where = pooled
-			nDeferred++
-		default:
-			a.slots[i].where = flat
-		}
+		a.groups[i], fresh = g, fresh[1:]
+		added = append(added, g)
 	}
-
-	switch {
-	case opts.DisableExec:
-		a.Exec = ExecDisabled
-	case opts.denied(exec.Name):
-		a.Exec = ExecDenied
-	case nDeferred == 0:
-		a.Exec = ExecEmptyPool
-	default:
-		a.Exec = ExecDeclared
-	}
-	if a.Exec != ExecDeclared {
-		nDeferred = 0 // the deferred tools go back to tools[]
-	}
-
-	nFlat := len(registered) - nDenied - nDeferred
-	a.Flat = make([]Tool, 0, nFlat)
-	a.Pool = make([]Tool, 0, nDeferred)
-	a.Tools = make([]Declaration, 0, nFlat+1)
-	if a.Exec == ExecDeclared {
-		a.Tools = append(a.Tools, exec)
-	}
-	for i, t := range registered {
-		s := &a.slots[i]
-		if s.where == pooled && a.Exec != ExecDeclared {
-			s.where = flat
-		}
-		switch s.where {
-		case pooled:
-			s.i = len(a.Pool)
-			a.Pool = append(a.Pool, t)
-		case flat:
-			s.i = len(a.Flat)
-			a.Flat = append(a.Flat, t)
-			a.Tools = append(a.Tools, t.Declaration())
-		}
-	}
+	a.names = c.names()
+	a.settle()
+	a.change, a.changeSet = poolChange(prev, a, added, left), prev != nil && prev.Exec == a.Exec
 	return a, nil
+}
+
+// runs splits tools into runs of consecutive tools with one key.
+func runs(tools []Tool) [][]Tool {
+	var out [][]Tool
+	for start := 0; start < len(tools); {
+		end, key := start+1, groupKey(&tools[start])
+		for end < len(tools) && groupKey(&tools[end]) == key {
+			end++
+		}
+		out = append(out, tools[start:end])
+		start = end
+	}
+	return out
+}
+
+func groupKey(t *Tool) string {
+	if t.Kind == MCP {
+		return t.Server
+	}
+	return ""
 }
 
 // Available is the one answer to "can this session use tool X": true for a
@@ -244,39 +254,50 @@ func Assemble(registered []Tool, exec Declaration, opts *Options) (*Assembly, er
 // it is declared. Host-side checks (reminders, availability guards) must ask
 // this rather than look in Tools, which leaves pool tools out.
 func (a *Assembly) Available(name string) bool {
-	i, ok := a.index[name]
+	r, ok := a.names.Get(name)
 	switch {
 	case !ok:
 		return false
-	case i < 0:
+	case r.g == nil:
 		return a.Exec == ExecDeclared
 	}
-	return a.slots[i].where != excluded
+	return r.g.where[r.i] != excluded
 }
 
 // Lookup returns the available registered tool with this name and whether it
 // is in the pool. The sandbox may call a tool only when inPool is true; a flat
 // tool is called directly, not from a script.
 func (a *Assembly) Lookup(name string) (t Tool, inPool, ok bool) {
-	i, ok := a.index[name]
-	if !ok || i < 0 {
+	r, ok := a.names.Get(name)
+	if !ok || r.g == nil || r.g.where[r.i] == excluded {
 		return Tool{}, false, false
 	}
-	switch s := a.slots[i]; s.where {
-	case pooled:
-		return a.Pool[s.i], true, true
-	case flat:
-		return a.Flat[s.i], false, true
-	}
-	return Tool{}, false, false
+	return r.g.tools[r.i], r.g.where[r.i] == pooled && a.Exec == ExecDeclared, true
 }
+
+// Pool returns the tools reachable only through Exec, in registration
+// order, with their output schemas: empty unless Exec is declared. The
+// sandbox, the announcement and ToolSearch all read this and nothing else.
+// It is made at the first call and shared: read-only.
+func (a *Assembly) Pool() []Tool { return a.pool() }
 
 // PoolNames returns the pool's tool names in registration order: what the
 // announcement lists.
 func (a *Assembly) PoolNames() []string {
-	out := make([]string, len(a.Pool))
-	for i, t := range a.Pool {
+	pool := a.Pool()
+	out := make([]string, len(pool))
+	for i, t := range pool {
 		out[i] = t.Name
+	}
+	return out
+}
+
+// Registered returns the registered tools in registration order, as
+// Assemble or Reassemble was given them.
+func (a *Assembly) Registered() []Tool {
+	var out []Tool
+	for _, g := range a.groups {
+		out = append(out, g.tools...)
 	}
 	return out
 }

@@ -19,7 +19,7 @@ func TestPOOL1_ExecReplacesPoolTools(t *testing.T) {
 			t.Errorf("tools[] (-want +got):\n%s", diff)
 		}
 		wantPool := append(slices.Clone(deferredNames), "mcp__srv__fetch", "mcp__srv__store")
-		if diff := cmp.Diff(wantPool, names(a.Pool)); diff != "" {
+		if diff := cmp.Diff(wantPool, names(a.Pool())); diff != "" {
 			t.Errorf("pool (-want +got):\n%s", diff)
 		}
 		if a.Exec != ExecDeclared {
@@ -31,7 +31,7 @@ func TestPOOL1_ExecReplacesPoolTools(t *testing.T) {
 		if diff := cmp.Diff([]string{ExecName, "Read"}, declNames(a.Tools)); diff != "" {
 			t.Errorf("tools[] (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([]string{"mcp__srv__only"}, names(a.Pool)); diff != "" {
+		if diff := cmp.Diff([]string{"mcp__srv__only"}, names(a.Pool())); diff != "" {
 			t.Errorf("pool (-want +got):\n%s", diff)
 		}
 	})
@@ -44,7 +44,7 @@ func TestPOOL2_BuiltinsAloneMakeAPool(t *testing.T) {
 	if a.Exec != ExecDeclared || a.Tools[0].Name != ExecName {
 		t.Fatalf("Exec = %v, tools[] = %v; want Exec declared first", a.Exec, declNames(a.Tools))
 	}
-	if diff := cmp.Diff(deferredNames, names(a.Pool)); diff != "" {
+	if diff := cmp.Diff(deferredNames, names(a.Pool())); diff != "" {
 		t.Errorf("pool (-want +got):\n%s", diff)
 	}
 }
@@ -57,8 +57,8 @@ func TestPOOL3_EmptyPoolNoExec(t *testing.T) {
 		if diff := cmp.Diff([]string{"Read", "Agent"}, declNames(a.Tools)); diff != "" {
 			t.Errorf("tools[] (-want +got):\n%s", diff)
 		}
-		if a.Exec != ExecEmptyPool || len(a.Pool) != 0 || a.Available(ExecName) {
-			t.Errorf("Exec = %v, pool = %v, Available(Exec) = %v; want empty pool, no Exec", a.Exec, names(a.Pool), a.Available(ExecName))
+		if a.Exec != ExecEmptyPool || len(a.Pool()) != 0 || a.Available(ExecName) {
+			t.Errorf("Exec = %v, pool = %v, Available(Exec) = %v; want empty pool, no Exec", a.Exec, names(a.Pool()), a.Available(ExecName))
 		}
 	})
 	t.Run("list exempts everything", func(t *testing.T) {
@@ -89,7 +89,7 @@ func TestPOOL4_ExemptBuiltinIsFlatOnly(t *testing.T) {
 	if diff := cmp.Diff([]string{ExecName, "Pinned", "Listed"}, declNames(a.Tools)); diff != "" {
 		t.Errorf("tools[] (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"Deferred"}, names(a.Pool)); diff != "" {
+	if diff := cmp.Diff([]string{"Deferred"}, names(a.Pool())); diff != "" {
 		t.Errorf("pool (-want +got):\n%s", diff)
 	}
 	for _, name := range []string{"Pinned", "Listed"} {
@@ -113,7 +113,7 @@ func TestPOOL5_MCPPooledUnlessAlwaysLoad(t *testing.T) {
 	if diff := cmp.Diff([]string{ExecName, "mcp__srv__pinned"}, declNames(a.Tools)); diff != "" {
 		t.Errorf("tools[] (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Tool{hinted, undeclared}, a.Pool); diff != "" {
+	if diff := cmp.Diff([]Tool{hinted, undeclared}, a.Pool()); diff != "" {
 		t.Errorf("pool (-want +got):\n%s", diff)
 	}
 }
@@ -135,8 +135,8 @@ func TestPOOL6_FLAG6_ExecDeniedDeclaresAllFlat(t *testing.T) {
 	if diff := cmp.Diff(names(tools), declNames(denied.Tools)); diff != "" {
 		t.Errorf("tools[] (-want +got):\n%s", diff)
 	}
-	if len(denied.Pool) != 0 || denied.Available(ExecName) {
-		t.Errorf("pool = %v, Available(Exec) = %v; want no pool and no Exec", names(denied.Pool), denied.Available(ExecName))
+	if len(denied.Pool()) != 0 || denied.Available(ExecName) {
+		t.Errorf("pool = %v, Available(Exec) = %v; want no pool and no Exec", names(denied.Pool()), denied.Available(ExecName))
 	}
 	for _, tool := range tools {
 		if _, pooled, ok := denied.Lookup(tool.Name); !ok || pooled {
@@ -158,8 +158,8 @@ func TestPOOL7_FLAG3_ExecOffDeclaresAllFlat(t *testing.T) {
 	if diff := cmp.Diff(want, a.Tools); diff != "" {
 		t.Errorf("tools[] (-want +got):\n%s", diff)
 	}
-	if a.Exec != ExecDisabled || len(a.Pool) != 0 || a.Available(ExecName) {
-		t.Errorf("Exec = %v, pool = %v; want disabled and no pool", a.Exec, names(a.Pool))
+	if a.Exec != ExecDisabled || len(a.Pool()) != 0 || a.Available(ExecName) {
+		t.Errorf("Exec = %v, pool = %v; want disabled and no pool", a.Exec, names(a.Pool()))
 	}
 	for _, tool := range tools {
 		if !a.Available(tool.Name) {
@@ -197,7 +197,7 @@ func TestPOOL8_MCPStateNeverChangesToolsArray(t *testing.T) {
 			t.Errorf("%s: tools[] bytes changed (-want +got):\n%s", state, diff)
 		}
 		pooledBuiltins := []string{}
-		for _, tool := range a.Pool {
+		for _, tool := range a.Pool() {
 			if tool.Kind == Builtin {
 				pooledBuiltins = append(pooledBuiltins, tool.Name)
 			}
@@ -216,7 +216,7 @@ func TestPOOL9_DeniedToolsNowhere(t *testing.T) {
 	for _, opts := range []*Options{{Denied: deny}, {Denied: deny, DisableExec: true}} {
 		a := mustAssemble(t, tools, opts)
 		for _, name := range []string{"mcp__srv__drop", "WebFetch", "Bash"} {
-			if slices.Contains(names(a.Pool), name) || slices.Contains(names(a.Flat), name) || slices.Contains(declNames(a.Tools), name) {
+			if slices.Contains(names(a.Pool()), name) || slices.Contains(names(a.Flat), name) || slices.Contains(declNames(a.Tools), name) {
 				t.Errorf("DisableExec=%v: denied %q is still listed", opts.DisableExec, name)
 			}
 			if a.Available(name) {
@@ -283,8 +283,8 @@ func TestPOOL12_NonDeferredListsMoveToolsFlat(t *testing.T) {
 		if diff := cmp.Diff(wantTools, declNames(a.Tools)); diff != "" {
 			t.Errorf("%+v: tools[] (-want +got):\n%s", *opts, diff)
 		}
-		if slices.Contains(names(a.Pool), "WebFetch") || slices.Contains(names(a.Pool), "LSP") {
-			t.Errorf("%+v: listed tools still pooled: %v", *opts, names(a.Pool))
+		if slices.Contains(names(a.Pool()), "WebFetch") || slices.Contains(names(a.Pool()), "LSP") {
+			t.Errorf("%+v: listed tools still pooled: %v", *opts, names(a.Pool()))
 		}
 	}
 }
@@ -322,8 +322,8 @@ func TestFLAG7_ExemptOneBuiltinKeepsExec(t *testing.T) {
 	if diff := cmp.Diff(append(declNames(before.Tools), "TaskCreate"), declNames(after.Tools)); diff != "" {
 		t.Errorf("tools[] (-want +got):\n%s", diff)
 	}
-	wantPool := slices.DeleteFunc(names(before.Pool), func(n string) bool { return n == "TaskCreate" })
-	if diff := cmp.Diff(wantPool, names(after.Pool)); diff != "" {
+	wantPool := slices.DeleteFunc(names(before.Pool()), func(n string) bool { return n == "TaskCreate" })
+	if diff := cmp.Diff(wantPool, names(after.Pool())); diff != "" {
 		t.Errorf("pool (-want +got):\n%s", diff)
 	}
 }
@@ -392,7 +392,7 @@ func TestOrderAndOutputSchema(t *testing.T) {
 	if diff := cmp.Diff([]string{ExecName, "Zed", "Mid"}, declNames(a.Tools)); diff != "" {
 		t.Errorf("tools[] (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Tool{tools[0], tools[2], tools[3]}, a.Pool); diff != "" {
+	if diff := cmp.Diff([]Tool{tools[0], tools[2], tools[3]}, a.Pool()); diff != "" {
 		t.Errorf("pool, output schemas included (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]Tool{tools[1], tools[4]}, a.Flat); diff != "" {
@@ -424,7 +424,7 @@ func TestDeclaration(t *testing.T) {
 // nothing denied; nil means the same.
 func TestNilOptionsAreZeroOptions(t *testing.T) {
 	tools := append(defaultBuiltins(), mcpTool("srv", "fetch"))
-	if diff := cmp.Diff(mustAssemble(t, tools, &Options{}), mustAssemble(t, tools, nil), cmp.AllowUnexported(Assembly{}, slot{})); diff != "" {
+	if diff := cmp.Diff(viewOf(mustAssemble(t, tools, &Options{}), tools), viewOf(mustAssemble(t, tools, nil), tools)); diff != "" {
 		t.Errorf("(-zero +nil):\n%s", diff)
 	}
 }

@@ -59,7 +59,7 @@ func TestUnknownListNamesIgnored(t *testing.T) {
 		RemoteNonDeferred: []string{"NoSuchTool", ""},
 		LocalNonDeferred:  []string{"mcp__gone__tool", "webfetch"},
 	})
-	if diff := cmp.Diff(names(plain.Pool), names(listed.Pool)); diff != "" {
+	if diff := cmp.Diff(names(plain.Pool()), names(listed.Pool())); diff != "" {
 		t.Errorf("pool changed by unknown names (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(plain.Tools, listed.Tools); diff != "" {

@@ -31,7 +31,12 @@
 // by tool name follows it ([Assembly.Guidance]), never tools[].
 //
 // The package is pure: no goroutines, no I/O, no package state. Call Assemble
-// again whenever the registry, the settings or the permissions change, and at
-// the start of every Exec run, so that the sandbox reaches the pool as it is
-// now rather than as it was announced.
+// again whenever the settings or the permissions change, and
+// [Assembly.Reassemble] when only the registry does: it keeps the verdicts
+// of every run of one server's tools (or of builtins) that did not change,
+// so a server joining or leaving a pool of 10,000 costs that server, and
+// [Assembly.PoolChange] says what joined and left for those who keep state
+// per pool tool. The pool itself is flattened only when asked for. Runs
+// read the Assembly current when they start, so that the sandbox reaches
+// the pool as it is now rather than as it was announced.
 package pool

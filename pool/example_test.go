@@ -31,7 +31,7 @@ func ExampleAssemble() {
 	for _, d := range a.Tools {
 		fmt.Println("declared:", d.Name)
 	}
-	fmt.Println("pool size:", len(a.Pool))
+	fmt.Println("pool size:", len(a.Pool()))
 	fmt.Println("TaskCreate available:", a.Available("TaskCreate"))
 	fmt.Println("delete_repo available:", a.Available("mcp__github__delete_repo"))
 	// Output:

@@ -85,3 +85,30 @@ var (
 	coreNames     = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
 	deferredNames = []string{"WebFetch", "WebSearch", "CronCreate", "CronList", "CronDelete", "EnterPlanMode", "ExitPlanMode", "EnterWorktree", "ExitWorktree", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "LSP"}
 )
+
+// view is everything an Assembly answers, for comparing two of them.
+type view struct {
+	Tools     []Declaration
+	Flat      []Tool
+	Pool      []Tool
+	Exec      ExecStatus
+	Available map[string]bool
+	Lookup    map[string]lookup
+}
+
+type lookup struct {
+	Name       string
+	InPool, OK bool
+}
+
+// viewOf is a's answers, asked of every name in registered, Exec and a
+// name nobody registered.
+func viewOf(a *Assembly, registered []Tool) view {
+	v := view{Tools: a.Tools, Flat: a.Flat, Pool: a.Pool(), Exec: a.Exec, Available: map[string]bool{}, Lookup: map[string]lookup{}}
+	for _, name := range append(names(registered), ExecName, "mcp__nobody__registered") {
+		v.Available[name] = a.Available(name)
+		t, inPool, ok := a.Lookup(name)
+		v.Lookup[name] = lookup{t.Name, inPool, ok}
+	}
+	return v
+}

@@ -18,6 +18,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/execlua/execlua/internal/luafloor"
+	"github.com/execlua/execlua/internal/realpool"
 )
 
 // BenchmarkFloors puts execlua beside the floors it is measured against
@@ -56,6 +57,8 @@ func BenchmarkFloors(b *testing.B) {
 	b.Run("call-small/node", solo(nodeSmall))
 	b.Run("call-small/execlua", compare(timed(nestedCalls(echoArgs)), withNode("x-node", nodeSmall,
 		floor{unit: "x-bare-yield", op: bareYield})...))
+	// An empty table each way, the cheap case: no field to encode or decode.
+	b.Run("call-empty/execlua", compare(timed(nestedCallsOf(`{}`, echoArgs)), floor{unit: "x-bare-yield", op: bareYield}))
 
 	jsonTable := timed(benchJSONTable(result2K))
 	b.Run("call-2KB/node", solo(node2K))
@@ -79,6 +82,7 @@ func BenchmarkFloors(b *testing.B) {
 	b.Run("cold/prepared", compare(preparedRuns(coldRun(100)), floor{unit: "x-bare", op: bare}))
 
 	b.Run("pool/10000", compare(timed(repeat(coldRun(10000))), floor{unit: "x-100", op: cold}))
+	b.Run("pool/10000-real", compare(timed(repeat(realColdRun(b, 10000))), floor{unit: "x-100", op: cold}))
 
 	// Two goroutines against one, on 2 cores: the gain in throughput, to
 	// compare between bare gopher-lua and execlua.
@@ -229,10 +233,13 @@ func answer(out Output) Funnel {
 
 // nestedCalls makes n nested calls in one run, so that the run's own cost
 // is spread thin: each operation is one call.
-func nestedCalls(funnel Funnel) func(n int) error {
+func nestedCalls(funnel Funnel) func(n int) error { return nestedCallsOf(`{ i = i }`, funnel) }
+
+// nestedCallsOf is nestedCalls with args as each call's argument table.
+func nestedCallsOf(args string, funnel Funnel) func(n int) error {
 	tools := NewToolset([]Tool{{Name: "x"}})
 	return func(n int) error {
-		req := Request{Code: fmt.Sprintf(`for i = 1, %d do tools.x{ i = i } end`, n), Tools: tools, Funnel: funnel}
+		req := Request{Code: fmt.Sprintf(`for i = 1, %d do tools.x%s end`, n, args), Tools: tools, Funnel: funnel}
 		return Run(context.Background(), req, &Options{MaxCalls: n}).Err
 	}
 }
@@ -306,6 +313,21 @@ func coldRun(n int) func() error {
 	tools := make([]Tool, n)
 	for i := range tools {
 		tools[i] = Tool{Name: fmt.Sprintf("mcp__server%02d__tool_%d", i%20, i), InputSchema: json.RawMessage(`{"type":"object"}`)}
+	}
+	req := Request{Code: `return 1`, Tools: NewToolset(tools)}
+	return func() error { return Run(context.Background(), req, nil).Err }
+}
+
+// realColdRun is coldRun over a pool of n real tools, with their names and
+// input schemas (package realpool).
+func realColdRun(b *testing.B, n int) func() error {
+	var tools []Tool
+	for _, l := range realpool.Pool(n) {
+		var entry struct{ InputSchema json.RawMessage }
+		if err := json.Unmarshal(l.Entry, &entry); err != nil {
+			b.Fatal(err)
+		}
+		tools = append(tools, Tool{Name: "mcp__" + l.Server + "__" + l.Name, InputSchema: entry.InputSchema})
 	}
 	req := Request{Code: `return 1`, Tools: NewToolset(tools)}
 	return func() error { return Run(context.Background(), req, nil).Err }

@@ -2,10 +2,14 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/execlua/execlua/internal/luafloor"
 	"github.com/execlua/execlua/internal/luavm"
 )
 
@@ -180,5 +184,71 @@ func TestToolsetUpdateReusesUnchangedTools(t *testing.T) {
 	}
 	if next.lookup("new") == nil || ts.lookup("new") != nil {
 		t.Error("the new tool is not in the updated set only")
+	}
+}
+
+// With gives the set Update gives for the pool after the change: the same
+// tools listed and found, the unchanged entries kept, the old set left as
+// it was.
+func TestToolsetWithEqualsUpdate(t *testing.T) {
+	schema := []byte(`{"type":"object"}`)
+	ts := NewToolset([]Tool{{Name: "a", InputSchema: schema}, {Name: "b"}, {Name: "c"}})
+	kept := ts.lookup("a")
+	next := ts.With([]Tool{{Name: "c", InputSchema: schema}, {Name: "d"}}, []string{"b", "c"})
+	want := []Tool{{Name: "a", InputSchema: schema}, {Name: "c", InputSchema: schema}, {Name: "d"}} // by name
+	if diff := cmp.Diff(want, next.Tools()); diff != "" {
+		t.Errorf("Tools (-want +got):\n%s", diff)
+	}
+	for _, tool := range want {
+		if got := next.lookup(tool.Name); got == nil || string(got.tool.InputSchema) != string(tool.InputSchema) {
+			t.Errorf("%s: not found as listed", tool.Name)
+		}
+	}
+	if next.lookup("b") != nil || next.lookup("a") != kept {
+		t.Error("a tool that left is still found, or an unchanged one was prepared again")
+	}
+	if ts.lookup("d") != nil || ts.lookup("b") == nil || len(ts.Tools()) != 3 {
+		t.Error("the old set changed")
+	}
+}
+
+// A 10 MB structured result held by a script through Run takes no more
+// heap when it comes as JSON than when it comes decoded: nothing keeps a
+// copy of its text alive beside its tables (the decoder's kept strings
+// once shared one copy of the whole document). Both are logged as a
+// multiple of the JSON size.
+func TestBigResultHeldThroughRun(t *testing.T) {
+	held := func(decoded bool) float64 {
+		var before, at uint64
+		var size int
+		funnel := FunnelFunc(func(ctx context.Context, c Call) (Output, error) {
+			if c.Name == "measure" {
+				at = liveHeap()
+				return Output{}, nil
+			}
+			raw := luafloor.BigDocument(10 << 20)
+			size = len(raw)
+			if !decoded {
+				return Output{Structured: raw}, nil
+			}
+			var v any
+			err := json.Unmarshal(raw, &v)
+			return Output{Decoded: v}, err
+		})
+		req := Request{
+			Code:   `local r = tools.big{} tools.measure{} return #r.items`,
+			Tools:  NewToolset([]Tool{{Name: "big"}, {Name: "measure"}}),
+			Funnel: funnel,
+		}
+		before = liveHeap()
+		if out := Run(context.Background(), req, nil); out.Err != nil {
+			t.Fatal(out.Err)
+		}
+		return float64(int64(at)-int64(before)) / float64(size)
+	}
+	asJSON, asDecoded := held(false), held(true)
+	t.Logf("a 10 MB result held: %.2fx its JSON size as JSON, %.2fx decoded", asJSON, asDecoded)
+	if asJSON > asDecoded*1.04 {
+		t.Errorf("held as JSON %.2fx its size, decoded %.2fx: a copy of the text is kept", asJSON, asDecoded)
 	}
 }

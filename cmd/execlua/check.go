@@ -51,7 +51,7 @@ func checkAction(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	pool := env.session.Request(nil).Assembly.Pool
+	pool := env.session.Request(nil).Assembly.Pool()
 	checker := preflight.New(pool, &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
 	out := checkOutput{OK: true, Problems: []preflight.Problem{}}
 	var pe *preflight.Error

@@ -211,7 +211,7 @@ func typesAction(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	text, err := metaFile(env.session.Request(nil).Assembly.Pool)
+	text, err := metaFile(env.session.Request(nil).Assembly.Pool())
 	if err != nil {
 		return usageErr("a server published a schema that cannot be rendered", "%v", err)
 	}

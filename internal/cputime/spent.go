@@ -25,3 +25,15 @@ func Now(tb testing.TB) time.Duration {
 	}
 	return d
 }
+
+// PerOp starts counting a benchmark's CPU time; the function it returns
+// reports it per operation as cpu-ns/op, beside the wall clock's ns/op,
+// which other work on the machine inflates. Call it with defer after the
+// benchmark's setup.
+func PerOp(b *testing.B) func() {
+	b.Helper()
+	before := Now(b)
+	return func() {
+		b.ReportMetric(float64((Now(b)-before).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}

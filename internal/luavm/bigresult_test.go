@@ -2,31 +2,13 @@ package luavm
 
 import (
 	"encoding/json"
-	"fmt"
 	"runtime"
-	"strings"
 	"testing"
 
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/execlua/execlua/internal/luafloor"
 )
-
-// bigDocument is an object-heavy tool output of about size bytes: an
-// array of records of a dozen fields, strings, numbers, a nested array.
-func bigDocument(size int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"total":0,"items":[`)
-	for i := 0; b.Len() < size; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"number":%d,"title":"Issue number %d: something broke in module %d","state":"open","locked":false,"comments":%d,"score":%g,"author":{"login":"user%d","id":%d,"site_admin":false},"labels":["bug","p%d","area/%d"],"created_at":"2025-01-%02dT10:00:00Z","url":"https://example.com/repo/issues/%d"}`,
-			i, i+1000, i, i%97, i%13, float64(i)/7, i%500, 5000+i%500, i%4, i%31, 1+i%28, i)
-	}
-	b.WriteString(`]}`)
-	return []byte(b.String())
-}
 
 // heldHeap is the live heap after building what build returns, less the
 // live heap before, with only the built value kept; allocated is what
@@ -52,7 +34,7 @@ func heap() (live, total uint64) {
 // decoded by encoding/json and built with RawSetString and RawSetInt,
 // the Go values dropped.
 func TestBigResultHeap(t *testing.T) {
-	raw := bigDocument(6 << 20)
+	raw := luafloor.BigDocument(6 << 20)
 	s := New(nil)
 	defer s.Close()
 	bare := glua.NewState()

@@ -346,7 +346,7 @@ func (e *encoder) emptyShape(t *glua.LTable) (array, known bool) {
 	if e.s == nil {
 		return false, false
 	}
-	return weakGet(e.s.empty, t, nil)
+	return emptyKind(t)
 }
 
 // plainASCII reports whether s is printable ASCII needing no JSON escape.

@@ -82,11 +82,21 @@ func (d *decoder) retain(str string) string {
 	if at < base || at >= base+uintptr(len(d.doc)) {
 		return str
 	}
+	if len(d.doc) > sharedCopyMax {
+		return strings.Clone(str)
+	}
 	if d.owned == "" {
 		d.owned = strings.Clone(d.doc)
 	}
 	return d.owned[at-base : at-base+uintptr(len(str))]
 }
+
+// sharedCopyMax is the largest document whose kept strings share one copy
+// of it: one allocation instead of one per string, for a call's usual
+// output. Past it each string is copied alone, since a value that keeps
+// any string would keep the whole copy alive with it (a 10 MB result
+// would hold its text once more beside its tables).
+const sharedCopyMax = 64 << 10
 
 type decoded struct {
 	key   string
@@ -202,7 +212,7 @@ func (b builder) table(n int, array bool) *glua.LTable {
 		t = newObject(n)
 	}
 	if n == 0 && b.s != nil {
-		weakGet(b.s.empty, t, func() bool { return array })
+		markEmpty(t, array)
 	}
 	return t
 }

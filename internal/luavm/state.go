@@ -78,11 +78,8 @@ type State struct {
 	// first naming, so that no Go pointer ever reaches the script.
 	ids    *weakMap[int]
 	lastID int
-	// null is tools.null, which a JSON null inside an array becomes;
-	// empty remembers whether an empty table decoded from JSON was an
-	// array, so that it goes back out as it came (the round trip).
-	null  *glua.LTable
-	empty *weakMap[bool]
+	// null is tools.null, which a JSON null inside an array becomes.
+	null *glua.LTable
 	// args encodes tool arguments (ToJSON), one walk at a time.
 	args encoder
 	// decoder decodes tool output (FromJSON), one document at a time.
@@ -129,7 +126,6 @@ func New(opts *Options) *State {
 	s := &State{
 		opts:   opts.withDefaults(),
 		ids:    newWeakMap[int](),
-		empty:  newWeakMap[bool](),
 		owners: map[*glua.LState]*glua.LState{},
 		rng:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}

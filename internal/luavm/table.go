@@ -54,6 +54,42 @@ func partsOf(t *glua.LTable) tableParts {
 	}
 }
 
+// An empty table decoded from JSON carries its kind, [] or {}, in its key
+// list: a list of no keys and no room whose data is one of these marks.
+// No script can make such a list, and adding a key to the table
+// reallocates it, so the mark goes once the table has had a field. It
+// costs nothing to set or read, where remembering tables in a weak map
+// gave every empty table passed to a tool a weak handle (an empty call
+// cost five times a call with arguments).
+var emptyArrayMark, emptyObjectMark [1]glua.LValue
+
+func markEmpty(t *glua.LTable, array bool) {
+	mark := &emptyObjectMark
+	if array {
+		mark = &emptyArrayMark
+	}
+	parts := partsOf(t)
+	// gopher-lua makes the key list and its index together, when the list
+	// is nil: the index has to be there with the mark.
+	*parts.keys, *parts.k2i = mark[:0:0], map[glua.LValue]int{}
+}
+
+// emptyKind is whether an empty table came from a JSON [] or {}, when it
+// came from JSON and has had no field since.
+func emptyKind(t *glua.LTable) (array, known bool) {
+	keys := *partsOf(t).keys
+	if cap(keys) != 0 {
+		return false, false
+	}
+	switch unsafe.SliceData(keys) {
+	case &emptyArrayMark[0]:
+		return true, true
+	case &emptyObjectMark[0]:
+		return false, true
+	}
+	return false, false
+}
+
 // newObject makes a table for n string keys, its parts sized for them.
 // A small table's key list is allocated with the table itself: most
 // objects of tool output have a few keys.
