@@ -78,15 +78,9 @@ func (s *State) InstallPrelude(host Host) {
 			s.release(L.CheckThread(1))
 			return 0
 		}},
-		{"resume", func(L *glua.LState) int {
-			s.enter(L)
-			n := resume(L)
-			s.leave()
-			if n >= 2 && L.Get(-n) == glua.LFalse {
-				L.Replace(-n+1, StripPrelude(L.Get(-n+1)))
-			}
-			return n
-		}},
+		{"resume", func(L *glua.LState) int { return s.resume(L, resume, false) }},
+		{"deliver", func(L *glua.LState) int { return s.resume(L, resume, true) }},
+		{"view", s.status},
 		{"isgo", func(L *glua.LState) int {
 			L.Push(glua.LBool(L.CheckFunction(1).IsG))
 			return 1
@@ -300,6 +294,67 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// resume is coroutine.resume with Lua 5.1's states: a coroutine that is
+// running, or that resumed the one running (normal), cannot be resumed,
+// nor can one waiting for a tool call's result, which belongs to the
+// driver until the wrapper that carries the call delivers it (deliver
+// true). gopher-lua would resume such a thread anyway and corrupt the VM.
+func (s *State) resume(L *glua.LState, resume glua.LGFunction, deliver bool) int {
+	th := L.CheckThread(1)
+	if msg := s.unresumable(L, th, deliver); msg != "" {
+		L.Push(glua.LFalse)
+		L.Push(glua.LString(msg))
+		return 2
+	}
+	delete(s.waiting, th)
+	s.enter(L)
+	s.active[th] = true
+	defer func() {
+		delete(s.active, th)
+		s.leave()
+	}()
+	n := resume(L)
+	switch {
+	case n >= 2 && L.Get(-n) == glua.LFalse:
+		L.Replace(-n+1, StripPrelude(L.Get(-n+1)))
+	case n >= 2 && L.Get(-n+1) == s.mark && !th.Dead:
+		s.waiting[th] = true
+	}
+	return n
+}
+
+// unresumable is why th cannot be resumed from L, or "" when it can.
+func (s *State) unresumable(L, th *glua.LState, deliver bool) string {
+	switch {
+	case th.Dead:
+		return "cannot resume dead coroutine"
+	case th == L || s.active[th]:
+		return "cannot resume non-suspended coroutine"
+	case s.waiting[th] && !deliver:
+		return "cannot resume non-suspended coroutine: it is waiting for the result of a tool call, which it gets when the call is done"
+	}
+	return ""
+}
+
+// status is coroutine.status as the script sees it, for a coroutine other
+// than the running one (the prelude answers that): one that resumed
+// another, or that waits for a tool call's result, is "normal", active but
+// not running, as Lua 5.1 says of a coroutine in the middle of a call.
+func (s *State) status(L *glua.LState) int {
+	th := L.CheckThread(1)
+	switch {
+	case th.Dead:
+		L.Push(glua.LString("dead"))
+	case th == L:
+		L.Push(glua.LString("running"))
+	case s.active[th] || s.waiting[th]:
+		L.Push(glua.LString("normal"))
+	default:
+		L.Push(glua.LString("suspended"))
+	}
+	return 1
 }
 
 // enter and leave count coroutines resumed inside coroutines: each level

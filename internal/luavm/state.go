@@ -92,11 +92,15 @@ type State struct {
 	coroutines int
 	// owners links the coroutine of a pcall, xpcall or parallel branch to
 	// the coroutine it acts for (the prelude's adopt).
-	owners  map[*glua.LState]*glua.LState
-	depth   int
-	spare   []*glua.LState
-	rng     *rand.Rand
-	crashed bool
+	owners map[*glua.LState]*glua.LState
+	depth  int
+	// active holds the coroutines inside a resume (running or normal),
+	// waiting those suspended on a tool call until its result is
+	// delivered (see resume).
+	active, waiting map[*glua.LState]bool
+	spare           []*glua.LState
+	rng             *rand.Rand
+	crashed         bool
 
 	// mark is the first value of every yield that carries tool calls, so
 	// the coroutine wrappers can tell them from the script's own yields.
@@ -127,11 +131,13 @@ type State struct {
 // tools, which all take part in carrying nested calls.
 func New(opts *Options) *State {
 	s := &State{
-		opts:   opts.withDefaults(),
-		ids:    newWeakMap[int](),
-		empty:  newWeakMap[bool](),
-		owners: map[*glua.LState]*glua.LState{},
-		rng:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		opts:    opts.withDefaults(),
+		ids:     newWeakMap[int](),
+		empty:   newWeakMap[bool](),
+		owners:  map[*glua.LState]*glua.LState{},
+		active:  map[*glua.LState]bool{},
+		waiting: map[*glua.LState]bool{},
+		rng:     rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	s.L = glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
