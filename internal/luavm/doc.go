@@ -39,6 +39,9 @@
 // pass tool-call yields outward to the driver in package sandbox; where a
 // yield cannot cross a Go frame (a metamethod, a for iterator, a table.sort
 // comparator, a gsub callback) the call is performed on the spot instead.
+// Coroutine states are Lua 5.1's: a running or normal coroutine cannot be
+// resumed, and one waiting for a tool call's result reads "normal" and
+// belongs to the driver until the result is delivered.
 //
 // Conversion: ToJSON encodes a script value as a tool argument (plain data
 // only, paths named in errors, empty tables as [] where the schema declares
