@@ -194,7 +194,32 @@ func (s *State) InstallPrelude(host Host) {
 // on the tools table it was given, is one look-up here; anything else
 // is read through the prelude's index, as t[name] would.
 func (s *State) toolField(L *glua.LState) int {
-	t, name := L.Get(1), L.CheckString(2)
+	f, msg := s.lookupTool(L, L.Get(1), L.CheckString(2))
+	if msg != "" {
+		L.RaiseError("%s", msg)
+	}
+	L.Push(f)
+	return 1
+}
+
+// toolArg is (toolarg) in compile.go: tools.name handed to pcall or
+// xpcall is the tool's caller, or a function that fails as calling the
+// name would, so that the caught error says which name was wrong.
+func (s *State) toolArg(L *glua.LState) int {
+	f, msg := s.lookupTool(L, L.Get(1), L.CheckString(2))
+	if msg != "" {
+		f = L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("%s", msg)
+			return 0
+		})
+	}
+	L.Push(f)
+	return 1
+}
+
+// lookupTool reads name off t as toolField does: the caller, or the
+// message of calling a nil there.
+func (s *State) lookupTool(L *glua.LState, t glua.LValue, name string) (glua.LValue, string) {
 	var f glua.LValue = glua.LNil
 	if t == s.tools && s.tools.RawGetString(name) == glua.LNil {
 		f = s.callers.RawGetString(name)
@@ -216,12 +241,11 @@ func (s *State) toolField(L *glua.LState) int {
 			for i, m := range meant {
 				meant[i] = render.CallForm(m)
 			}
-			L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; did you mean %s?", name, strings.Join(meant, " or "))
+			return nil, fmt.Sprintf("attempt to call a nil value (field '%s'): no tool of that name in this session; did you mean %s?", name, strings.Join(meant, " or "))
 		}
-		L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
+		return nil, fmt.Sprintf("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
 	}
-	L.Push(f)
-	return 1
+	return f, ""
 }
 
 // NameOverflow gives gopher-lua's "lua callstack overflow", which names no
@@ -252,6 +276,17 @@ var preludePosition = regexp.MustCompile(`^prelude:\d+: `)
 func StripPrelude(v glua.LValue) glua.LValue {
 	if msg, ok := v.(glua.LString); ok {
 		return glua.LString(preludePosition.ReplaceAllString(string(msg), ""))
+	}
+	return v
+}
+
+// caught is an error message as pcall or coroutine.resume hands it to the
+// script: without prelude positions, and naming what the line called or
+// indexed (Script.Explain), as the uncaught error would.
+func (s *State) caught(v glua.LValue) glua.LValue {
+	v = StripPrelude(v)
+	if msg, ok := v.(glua.LString); ok && s.script != nil {
+		return glua.LString(s.script.Explain(string(msg)))
 	}
 	return v
 }
@@ -318,7 +353,7 @@ func (s *State) resume(L *glua.LState, resume glua.LGFunction, deliver bool) int
 	n := resume(L)
 	switch {
 	case n >= 2 && L.Get(-n) == glua.LFalse:
-		L.Replace(-n+1, StripPrelude(L.Get(-n+1)))
+		L.Replace(-n+1, s.caught(L.Get(-n+1)))
 	case n >= 2 && L.Get(-n+1) == s.mark && !th.Dead:
 		s.waiting[th] = true
 	}
@@ -415,7 +450,7 @@ func (s *State) first(L *glua.LState) int {
 		L.Push(glua.LFalse)
 		var apiErr *glua.ApiError
 		if errors.As(err, &apiErr) {
-			L.Push(StripPrelude(NameOverflow(th, apiErr.Object)))
+			L.Push(s.caught(NameOverflow(th, apiErr.Object)))
 		} else {
 			L.Push(glua.LString(err.Error()))
 		}

@@ -65,6 +65,12 @@ local function runnable(f)
 	if type(f) == "function" and not isgo(f) then
 		return f
 	end
+	local kind = type(f)
+	if kind == "nil" or kind == "boolean" or kind == "number" then
+		return function()
+			error("attempt to call a " .. kind .. " value", 0)
+		end
+	end
 	return function(...)
 		local r = pack(f(...))
 		return unpack(r, 1, r.n)
