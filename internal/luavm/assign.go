@@ -177,13 +177,15 @@ func checkIntegerKey(L *glua.LState, t *glua.LTable, f float64, what string) {
 // times the array's size as it regrows.
 const presizeGap = 1 << 10
 
-// growArray gives t's array part room for n slots, its contents kept.
+// growArray gives t's array part room for n slots, its contents kept. It
+// grows by a quarter at least, as append does, so that a sparse fill
+// copies its array a few times over, not once per step.
 func growArray(t *glua.LTable, n int) {
 	array := arrayOf(t)
 	if cap(*array) >= n {
 		return
 	}
-	grown := make([]glua.LValue, len(*array), n)
+	grown := make([]glua.LValue, len(*array), max(n, cap(*array)+cap(*array)/4))
 	copy(grown, *array)
 	*array = grown
 }

@@ -12,15 +12,15 @@ import (
 const (
 	sizeString = 16
 	sizeTable  = 160
-	sizeSlot   = 16 // one array slot
-	sizeEntry  = 64 // one hash entry, with its share of the key list
+	sizeSlot   = 16  // one array slot
+	sizeEntry  = 112 // one hash entry, with its share of the key list and index
 	sizeFunc   = 80
 	// sizeUpvalue is one upvalue of a closure: its cell and the pointer
 	// to it (a loop's closures each get a fresh one).
 	sizeUpvalue = 56
 	// sizeNumber is a number held in a table or an upvalue: gopher-lua
 	// boxes each one on the heap.
-	sizeNumber = 8
+	sizeNumber = 16
 	sizeThread = 10 << 10
 	// sizeFrame is one call frame of a thread's call stack.
 	sizeFrame = 128
