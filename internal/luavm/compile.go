@@ -52,7 +52,11 @@ const (
 //   - calling or indexing a removed global (require(...), os.time()) fails
 //     with a plain-words error instead of "attempt to call a non-function
 //     object" (ISO-3), while the name itself still reads as nil (ISO-1);
-//   - tools.name(...) on an unknown name says which field was nil;
+//   - tools.name(...) on an unknown name says which field was nil, and so
+//     does pcall(tools.name, ...);
+//   - a store whose key may be a far integer checks the key first, and a
+//     multiple assignment evaluates every target before assigning
+//     (assign.go); a numeric for converts string bounds;
 //   - a top-level return hands its values to (result), which keeps their
 //     exact number (a coroutine's own return reports "no values" as one
 //     nil), and a top-level ... is empty, as in a chunk run without
