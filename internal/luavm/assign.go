@@ -30,7 +30,8 @@ const maxAssignTemps = 64
 //     it assigns anything, as Lua 5.1 does (gopher-lua evaluates a
 //     target's table after the targets before it were assigned, so that
 //     with local b = a, a, a[1] = 1, 2 failed where Lua 5.1 sets b[1]):
-//     the tables and keys go to hidden locals first;
+//     the tables and keys go to hidden locals first, save constants and
+//     names that no target assigns;
 //   - every key that may be a far integer is checked by (key) before the
 //     store (t[k] = v becomes t[(key)(t, k)] = v).
 func (r *rewriter) assign(s *ast.AssignStmt) ast.Stmt {
@@ -56,13 +57,26 @@ func (r *rewriter) assign(s *ast.AssignStmt) ast.Stmt {
 		id.SetLastLine(e.LastLine())
 		return id
 	}
+	// A name no target assigns keeps its value through the assignment.
+	assigned := map[string]bool{}
+	for _, target := range s.Lhs {
+		if id, ok := target.(*ast.IdentExpr); ok {
+			assigned[id.Value] = true
+		}
+	}
+	stable := func(e ast.Expr) bool {
+		id, ok := e.(*ast.IdentExpr)
+		return isConstant(e) || ok && !assigned[id.Value]
+	}
 	for _, target := range s.Lhs {
 		get, ok := target.(*ast.AttrGetExpr)
 		if !ok {
 			continue
 		}
-		get.Object = temp(get.Object)
-		if !isConstant(get.Key) {
+		if !stable(get.Object) {
+			get.Object = temp(get.Object)
+		}
+		if !stable(get.Key) {
 			get.Key = temp(get.Key)
 		}
 		if mayBeFar(get.Key) {

@@ -17,6 +17,15 @@ local calls = 0
 local function obj() calls = calls + 1 return t end
 obj().x, obj()[3] = "x", 3
 assert(calls == 2 and t.x == "x" and t[3] == 3, "each target's table evaluated once")
+local s = { 1, 2, 3 }
+local x, y = 1, 3
+s[x], s[y] = s[y], s[x]
+assert(s[1] == 3 and s[3] == 1, "swap")
+g = {}
+local h = g
+g, g.x = 5, 6
+assert(g == 5 and h.x == 6, "a global target's table evaluated first")
+g = nil
 -- A numeric for converts string bounds.
 local n = 0
 for k = "1", "3", "1" do n = n + k end
