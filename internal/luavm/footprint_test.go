@@ -15,7 +15,7 @@ func heapNow() uint64 {
 	return m.HeapAlloc
 }
 
-// Footprint's estimate of what a script holds follows the heap it really
+// ISO-8: Footprint's estimate of what a script holds follows the heap it really
 // holds, for every kind of object a script can keep alive (issue 22,
 // class 6): live gmatch iterators (their subjects were invisible),
 // closures and their upvalues, boxed numbers, hash entries, coroutines
@@ -23,17 +23,17 @@ func heapNow() uint64 {
 // estimate far below the heap lets a run hold gigabytes under its cap.
 func TestFootprintFollowsTheHeap(t *testing.T) {
 	for name, src := range map[string]string{
-		"gmatch iterators":      `keep = {} for i = 1, 200 do keep[i] = string.gmatch(("x"):rep(100000) .. i, ".") end`,
-		"closures":              `keep = {} for i = 1, 200000 do keep[i] = function() return i end end`,
+		"gmatch iterators":      `keep = {} for i = 1, 100 do keep[i] = string.gmatch(("x"):rep(100000) .. i, ".") end`,
+		"closures":              `keep = {} for i = 1, 50000 do keep[i] = function() return i end end`,
 		"closures over strings": `keep = {} for i = 1, 2000 do local s = ("y"):rep(10000) .. i keep[i] = function() return s end end`,
-		"numbers":               `keep = {} for i = 1, 1000000 do keep[i] = i + 0.5 end`,
-		"strings":               `keep = {} for i = 1, 200000 do keep[i] = "s" .. i end`,
+		"numbers":               `keep = {} for i = 1, 250000 do keep[i] = i + 0.5 end`,
+		"strings":               `keep = {} for i = 1, 50000 do keep[i] = "s" .. i end`,
 		"coroutines": `keep = {} local args = {} for i = 1, 100 do args[i] = i end
 			local function f(n, ...) if n == 0 then coroutine.yield() else f(n - 1, ...) end end
-			for i = 1, 100 do local co = coroutine.create(f) coroutine.resume(co, 200, unpack(args)) keep[i] = co end`,
-		"hash entries":      `keep = {} for i = 1, 200000 do keep["k" .. i] = true end`,
-		"tables":            `keep = {} for i = 1, 100000 do keep[i] = {} end`,
-		"sparse array part": `keep = {} for i = 1, 4 do keep[i * 2^20] = i end`,
+			for i = 1, 50 do local co = coroutine.create(f) coroutine.resume(co, 200, unpack(args)) keep[i] = co end`,
+		"hash entries":      `keep = {} for i = 1, 50000 do keep["k" .. i] = true end`,
+		"tables":            `keep = {} for i = 1, 25000 do keep[i] = {} end`,
+		"sparse array part": `keep = {} for i = 1, 2 do keep[i * 2^20] = i end`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			before := heapNow()
