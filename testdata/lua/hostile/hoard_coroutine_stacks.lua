@@ -1,8 +1,8 @@
 -- expect: memory
 -- Suspended coroutines that recursed deep with many arguments keep their
--- grown register stacks (about 1.3 MB each here), not a fixed 10 KB.
+-- grown register stacks (about 160 KB each here), not a fixed 10 KB.
 local args = {}
-for i = 1, 200 do
+for i = 1, 50 do
 	args[i] = i
 end
 local function dive(n, ...)
@@ -13,8 +13,8 @@ local function dive(n, ...)
 	dive(n - 1, ...)
 end
 local keep = {}
-for i = 1, 1000 do
+for i = 1, 2000 do
 	local co = coroutine.create(dive)
-	assert(coroutine.resume(co, 400, unpack(args)))
+	assert(coroutine.resume(co, 200, unpack(args)))
 	keep[i] = co
 end
