@@ -39,7 +39,7 @@ func (r *rewriter) assign(s *ast.AssignStmt) ast.Stmt {
 	r.exprs(s.Rhs)
 	if len(s.Lhs) == 1 {
 		get, ok := s.Lhs[0].(*ast.AttrGetExpr)
-		if !ok || !mayBeFar(get.Key) {
+		if !ok || !mayBeFar(get.Key) || appends(get.Object, get.Key) {
 			return s
 		}
 		if _, plain := get.Object.(*ast.IdentExpr); plain {
@@ -127,6 +127,25 @@ func isNumeral(e ast.Expr) bool {
 	}
 	_, ok := e.(*ast.NumberExpr)
 	return ok
+}
+
+// appends reports whether key is #obj + n for a name obj and a small
+// numeral n, as in t[#t + 1] = v: the border is within the array part, so
+// the key is never far, and the idiom is spared the check.
+func appends(obj, key ast.Expr) bool {
+	name, ok := obj.(*ast.IdentExpr)
+	sum, isSum := key.(*ast.ArithmeticOpExpr)
+	if !ok || !isSum || sum.Operator != "+" {
+		return false
+	}
+	n, isNumber := sum.Rhs.(*ast.NumberExpr)
+	length, isCall := sum.Lhs.(*ast.FuncCallExpr)
+	if !isNumber || mayBeFar(n) || !isCall || len(length.Args) != 1 {
+		return false
+	}
+	fn, isHidden := length.Func.(*ast.IdentExpr)
+	arg, isName := length.Args[0].(*ast.IdentExpr)
+	return isHidden && fn.Value == hidden[hiddenLen] && isName && arg.Value == name.Value
 }
 
 // isConstant reports whether evaluating e later gives the same value.

@@ -51,6 +51,7 @@ func BenchmarkIndexStore(b *testing.B) {
 	for name, src := range map[string]string{
 		"computed": `local t = {} for i = 1, 100000 do t[i] = i end`,
 		"constant": `local t = {} for i = 1, 100000 do t[1] = i end`,
+		"append":   `local t = {} for i = 1, 100000 do t[#t + 1] = i end`,
 	} {
 		b.Run(name, func(b *testing.B) {
 			sc, err := Compile(src)
