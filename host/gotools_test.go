@@ -65,7 +65,7 @@ return { a, denied, rewritten }`)
 	if res.IsError {
 		t.Fatalf("run failed: %s", res.Text)
 	}
-	for _, want := range []string{`"restarted api"`, "attempt to call a non-function object", `restart was not called, its arguments are not valid: args.service: want one of \"api\", \"web\", \"db\", got \"cache\"`} {
+	for _, want := range []string{`"restarted api"`, "attempt to call a nil value (field 'wipe')", `restart was not called, its arguments are not valid: args.service: want one of \"api\", \"web\", \"db\", got \"cache\"`} {
 		if !strings.Contains(res.Text, want) {
 			t.Errorf("result lacks %s:\n%s", want, res.Text)
 		}

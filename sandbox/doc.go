@@ -43,7 +43,11 @@
 // Memory is charged to the run that holds it. The process's heap is only
 // the trigger: when it grows past what the run could still add, the run's
 // own goroutine, between two instructions, walks what the script reaches
-// (luavm.State.Footprint) and stops the run only if that is over MaxMemory. Run never panics and never returns a Go error for script-level
+// (luavm.State.Footprint) and stops the run only if that is over MaxMemory.
+// The cap is on that estimate, not on the process: garbage the script made
+// and the collector's headroom come on top.
+//
+// Run never panics and never returns a Go error for script-level
 // failures: Outcome.Err carries a sentinel-wrapping error instead.
 //
 // Each run gets its own Lua state, used once: taken from the few the

@@ -48,6 +48,9 @@ func FuzzRun(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	for _, src := range vmSeeds {
+		f.Add(src)
+	}
 	funnel := newFunnel(map[string]toolFunc{"echo": echo, "fail": failing("no")})
 	var catalogue []pool.Tool
 	for _, tool := range funnel.toolList() {
@@ -86,6 +89,22 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 	})
+}
+
+// vmSeeds are the shapes of issue 22's coroutine, far-key and Lua 5.1
+// classes, small enough for the fuzzer to vary.
+var vmSeeds = []string{
+	`local co co = coroutine.create(function() return coroutine.resume(co) end) return coroutine.resume(co)`,
+	`local a, b a = coroutine.wrap(function() b() end) b = coroutine.wrap(function() a() end) return pcall(a)`,
+	`local co = coroutine.create(function() return tools.echo{} end) return tools.parallel(function() return coroutine.resume(co) end, function() return coroutine.resume(co, 1) end)`,
+	`local t = {[33554431] = 1}`,
+	`local b = {} b[1], b[50331647] = 1, 2`,
+	`local a = {} for i = 1, 50 do a[2^i] = true end`,
+	`local a = {} local b = a a, a[1] = 1, 2 return b[1]`,
+	`for i = "1", "3", "1" do end`,
+	`return pcall(tools.nosuch, {}), pcall(function() bbbb() end), table.maxn({[2.5] = 1})`,
+	`return tostring(setmetatable({}, {__tostring = function() return {} end}))`,
+	`local k = {} for i = 1, 100 do k[i] = string.gmatch(("x"):rep(1000) .. i, ".") end`,
 }
 
 // fuzzArgs are the argument expressions of FuzzLibraryCalls: numbers at

@@ -25,8 +25,11 @@ type Options struct {
 	MaxScriptBytes int
 	// MaxStringBytes bounds any string the script builds (default 4 MiB).
 	MaxStringBytes int
-	// MaxMemory stops a run whose script grows the process's live heap by
-	// more than this many bytes (default 256 MiB).
+	// MaxMemory stops a run whose script holds more than this many bytes,
+	// by an estimate of what it still reaches (default 256 MiB). In-process
+	// it bounds what the script holds, not the process: garbage and the
+	// collector's headroom come on top (docs/rough_edges.md); a worker's
+	// whole memory is bounded by it.
 	MaxMemory int
 	// MaxCoroutines bounds the coroutines a run creates, parallel branches
 	// included (default 2,000).

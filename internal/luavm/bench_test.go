@@ -44,3 +44,32 @@ func BenchmarkFromJSON(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndexStore is a loop of stores at computed integer keys, each
+// checked by (key) (assign.go), and one at constant keys, which are not.
+func BenchmarkIndexStore(b *testing.B) {
+	for name, src := range map[string]string{
+		"computed": `local t = {} for i = 1, 100000 do t[i] = i end`,
+		"constant": `local t = {} for i = 1, 100000 do t[1] = i end`,
+		"append":   `local t = {} for i = 1, 100000 do t[#t + 1] = i end`,
+	} {
+		b.Run(name, func(b *testing.B) {
+			sc, err := Compile(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := New(nil)
+			defer s.Close()
+			for b.Loop() {
+				fn, args := s.Load(sc)
+				s.L.Push(fn)
+				for _, a := range args {
+					s.L.Push(a)
+				}
+				if err := s.L.PCall(len(args), 0, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ const ChunkName = "script"
 
 // Hidden locals the compiler adds at the top of every script. Their names
 // are not Lua identifiers, so no script can name, shadow or reassign them.
-var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)", "(absent)", "(len)"}
+var hidden = []string{"(concat)", "(removed)", "(tool)", "(result)", "(none)", "(absent)", "(len)", "(key)", "(fornum)", "(toolarg)"}
 
 const (
 	hiddenConcat = iota
@@ -35,6 +35,14 @@ const (
 	// hiddenLen is the # operator of Lua 5.1, which ignores __len on
 	// tables (gopher-lua's VM honours it).
 	hiddenLen
+	// hiddenKey checks the key of a store that may be a far integer
+	// (assign.go).
+	hiddenKey
+	// hiddenForNumber converts a numeric for's bound (assign.go).
+	hiddenForNumber
+	// hiddenToolArg stands for tools.name handed to pcall or xpcall: the
+	// tool's caller, or a function that fails as calling the name would.
+	hiddenToolArg
 )
 
 // Compile parses a script and rewrites what gopher-lua gives no hook for:
@@ -44,7 +52,11 @@ const (
 //   - calling or indexing a removed global (require(...), os.time()) fails
 //     with a plain-words error instead of "attempt to call a non-function
 //     object" (ISO-3), while the name itself still reads as nil (ISO-1);
-//   - tools.name(...) on an unknown name says which field was nil;
+//   - tools.name(...) on an unknown name says which field was nil, and so
+//     does pcall(tools.name, ...);
+//   - a store whose key may be a far integer checks the key first, and a
+//     multiple assignment evaluates every target before assigning
+//     (assign.go); a numeric for converts string bounds;
 //   - a top-level return hands its values to (result), which keeps their
 //     exact number (a coroutine's own return reports "no values" as one
 //     nil), and a top-level ... is empty, as in a chunk run without
@@ -337,8 +349,8 @@ func (r *rewriter) block(stmts []ast.Stmt) {
 }
 
 func (r *rewriter) stmts(stmts []ast.Stmt) {
-	for _, s := range stmts {
-		r.stmt(s)
+	for i, s := range stmts {
+		stmts[i] = r.stmt(s)
 	}
 }
 
@@ -348,11 +360,11 @@ func (r *rewriter) exprs(es []ast.Expr) {
 	}
 }
 
-func (r *rewriter) stmt(s ast.Stmt) {
+// stmt rewrites s and returns what takes its place.
+func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 	switch s := s.(type) {
 	case *ast.AssignStmt:
-		r.exprs(s.Lhs)
-		r.exprs(s.Rhs)
+		return r.assign(s)
 	case *ast.LocalAssignStmt:
 		if len(s.Names) == 1 && len(s.Exprs) == 1 {
 			if _, ok := s.Exprs[0].(*ast.FunctionExpr); ok {
@@ -381,7 +393,7 @@ func (r *rewriter) stmt(s ast.Stmt) {
 				// An elseif chain is as deep as it is long in the AST,
 				// but not in the source.
 				r.push()
-				r.stmt(s.Else[0])
+				s.Else[0] = r.stmt(s.Else[0])
 				r.pop()
 				break
 			}
@@ -393,6 +405,7 @@ func (r *rewriter) stmt(s ast.Stmt) {
 		if s.Step != nil {
 			s.Step = r.expr(s.Step)
 		}
+		forBounds(s)
 		r.push(s.Name)
 		r.stmts(s.Stmts)
 		r.pop()
@@ -418,6 +431,7 @@ func (r *rewriter) stmt(s ast.Stmt) {
 			s.Exprs = []ast.Expr{hiddenCall(s, hiddenResult, s.Exprs...)}
 		}
 	}
+	return s
 }
 
 func (r *rewriter) function(f *ast.FunctionExpr) {
@@ -479,6 +493,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			}
 			f.Value = r.expr(f.Value)
 		}
+		constructor(e)
 	case *ast.FuncCallExpr:
 		if e.Method != "" {
 			r.constant(e.Line(), 's', e.Method)
@@ -641,15 +656,25 @@ func (r *rewriter) removedName(e ast.Expr) (string, ast.PositionHolder, bool) {
 	return "", nil, false
 }
 
-// absentArgument rewrites a removed global handed to pcall or xpcall, so
-// that the call fails in plain words: pcall(require, "x").
+// absentArgument rewrites a removed global or a tool handed to pcall or
+// xpcall, so that the call fails in plain words: pcall(require, "x"),
+// pcall(tools.nosuch, {}) as tools.nosuch{} would.
 func (r *rewriter) absentArgument(e *ast.FuncCallExpr) {
 	fn, ok := e.Func.(*ast.IdentExpr)
 	if !ok || fn.Value != "pcall" && fn.Value != "xpcall" || !r.isGlobal(fn.Value) || len(e.Args) == 0 {
 		return
 	}
-	if id, ok := e.Args[0].(*ast.IdentExpr); ok && r.removed(id.Value) {
-		e.Args[0] = hiddenCall(id, hiddenAbsent, str(id, id.Value))
+	switch arg := e.Args[0].(type) {
+	case *ast.IdentExpr:
+		if r.removed(arg.Value) {
+			e.Args[0] = hiddenCall(arg, hiddenAbsent, str(arg, arg.Value))
+		}
+	case *ast.AttrGetExpr:
+		obj, isIdent := arg.Object.(*ast.IdentExpr)
+		key, isString := arg.Key.(*ast.StringExpr)
+		if isIdent && isString && obj.Value == "tools" && r.isGlobal("tools") {
+			e.Args[0] = hiddenCall(arg, hiddenToolArg, obj, key)
+		}
 	}
 }
 
@@ -697,6 +722,7 @@ func str(at ast.PositionHolder, s string) ast.Expr {
 // functions).
 func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 	L := s.L
+	s.script = sc
 	args := make([]glua.LValue, len(hidden))
 	args[hiddenConcat] = L.NewFunction(guard("..", s.concatValues))
 	args[hiddenRemoved] = L.NewFunction(s.removedError)
@@ -711,6 +737,9 @@ func (s *State) Load(sc *Script) (*glua.LFunction, []glua.LValue) {
 	})
 	args[hiddenNone] = L.NewFunction(func(*glua.LState) int { return 0 })
 	args[hiddenLen] = L.NewFunction(length)
+	args[hiddenKey] = L.NewFunction(checkKey)
+	args[hiddenForNumber] = L.NewFunction(forNumber)
+	args[hiddenToolArg] = L.NewFunction(guard("tools", s.toolArg))
 	args[hiddenAbsent] = L.NewFunction(func(L *glua.LState) int {
 		name := L.CheckString(1)
 		L.Push(L.NewFunction(func(L *glua.LState) int {

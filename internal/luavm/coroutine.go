@@ -78,15 +78,9 @@ func (s *State) InstallPrelude(host Host) {
 			s.release(L.CheckThread(1))
 			return 0
 		}},
-		{"resume", func(L *glua.LState) int {
-			s.enter(L)
-			n := resume(L)
-			s.leave()
-			if n >= 2 && L.Get(-n) == glua.LFalse {
-				L.Replace(-n+1, StripPrelude(L.Get(-n+1)))
-			}
-			return n
-		}},
+		{"resume", func(L *glua.LState) int { return s.resume(L, resume, false) }},
+		{"deliver", func(L *glua.LState) int { return s.resume(L, resume, true) }},
+		{"view", s.status},
 		{"isgo", func(L *glua.LState) int {
 			L.Push(glua.LBool(L.CheckFunction(1).IsG))
 			return 1
@@ -200,7 +194,32 @@ func (s *State) InstallPrelude(host Host) {
 // on the tools table it was given, is one look-up here; anything else
 // is read through the prelude's index, as t[name] would.
 func (s *State) toolField(L *glua.LState) int {
-	t, name := L.Get(1), L.CheckString(2)
+	f, msg := s.lookupTool(L, L.Get(1), L.CheckString(2))
+	if msg != "" {
+		L.RaiseError("%s", msg)
+	}
+	L.Push(f)
+	return 1
+}
+
+// toolArg is (toolarg) in compile.go: tools.name handed to pcall or
+// xpcall is the tool's caller, or a function that fails as calling the
+// name would, so that the caught error says which name was wrong.
+func (s *State) toolArg(L *glua.LState) int {
+	f, msg := s.lookupTool(L, L.Get(1), L.CheckString(2))
+	if msg != "" {
+		f = L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("%s", msg)
+			return 0
+		})
+	}
+	L.Push(f)
+	return 1
+}
+
+// lookupTool reads name off t as toolField does: the caller, or the
+// message of calling a nil there.
+func (s *State) lookupTool(L *glua.LState, t glua.LValue, name string) (glua.LValue, string) {
 	var f glua.LValue = glua.LNil
 	if t == s.tools && s.tools.RawGetString(name) == glua.LNil {
 		f = s.callers.RawGetString(name)
@@ -222,12 +241,11 @@ func (s *State) toolField(L *glua.LState) int {
 			for i, m := range meant {
 				meant[i] = render.CallForm(m)
 			}
-			L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; did you mean %s?", name, strings.Join(meant, " or "))
+			return nil, fmt.Sprintf("attempt to call a nil value (field '%s'): no tool of that name in this session; did you mean %s?", name, strings.Join(meant, " or "))
 		}
-		L.RaiseError("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
+		return nil, fmt.Sprintf("attempt to call a nil value (field '%s'): no tool of that name in this session; find tools with tools.ToolSearch{ query = \"...\" }", name)
 	}
-	L.Push(f)
-	return 1
+	return f, ""
 }
 
 // NameOverflow gives gopher-lua's "lua callstack overflow", which names no
@@ -258,6 +276,17 @@ var preludePosition = regexp.MustCompile(`^prelude:\d+: `)
 func StripPrelude(v glua.LValue) glua.LValue {
 	if msg, ok := v.(glua.LString); ok {
 		return glua.LString(preludePosition.ReplaceAllString(string(msg), ""))
+	}
+	return v
+}
+
+// caught is an error message as pcall or coroutine.resume hands it to the
+// script: without prelude positions, and naming what the line called or
+// indexed (Script.Explain), as the uncaught error would.
+func (s *State) caught(v glua.LValue) glua.LValue {
+	v = StripPrelude(v)
+	if msg, ok := v.(glua.LString); ok && s.script != nil {
+		return glua.LString(s.script.Explain(string(msg)))
 	}
 	return v
 }
@@ -300,6 +329,67 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// resume is coroutine.resume with Lua 5.1's states: a coroutine that is
+// running, or that resumed the one running (normal), cannot be resumed,
+// nor can one waiting for a tool call's result, which belongs to the
+// driver until the wrapper that carries the call delivers it (deliver
+// true). gopher-lua would resume such a thread anyway and corrupt the VM.
+func (s *State) resume(L *glua.LState, resume glua.LGFunction, deliver bool) int {
+	th := L.CheckThread(1)
+	if msg := s.unresumable(L, th, deliver); msg != "" {
+		L.Push(glua.LFalse)
+		L.Push(glua.LString(msg))
+		return 2
+	}
+	delete(s.waiting, th)
+	s.enter(L)
+	s.active[th] = true
+	defer func() {
+		delete(s.active, th)
+		s.leave()
+	}()
+	n := resume(L)
+	switch {
+	case n >= 2 && L.Get(-n) == glua.LFalse:
+		L.Replace(-n+1, s.caught(L.Get(-n+1)))
+	case n >= 2 && L.Get(-n+1) == s.mark && !th.Dead:
+		s.waiting[th] = true
+	}
+	return n
+}
+
+// unresumable is why th cannot be resumed from L, or "" when it can.
+func (s *State) unresumable(L, th *glua.LState, deliver bool) string {
+	switch {
+	case th.Dead:
+		return "cannot resume dead coroutine"
+	case th == L || s.active[th]:
+		return "cannot resume non-suspended coroutine"
+	case s.waiting[th] && !deliver:
+		return "cannot resume non-suspended coroutine: it is waiting for the result of a tool call, which it gets when the call is done"
+	}
+	return ""
+}
+
+// status is coroutine.status as the script sees it, for a coroutine other
+// than the running one (the prelude answers that): one that resumed
+// another, or that waits for a tool call's result, is "normal", active but
+// not running, as Lua 5.1 says of a coroutine in the middle of a call.
+func (s *State) status(L *glua.LState) int {
+	th := L.CheckThread(1)
+	switch {
+	case th.Dead:
+		L.Push(glua.LString("dead"))
+	case th == L:
+		L.Push(glua.LString("running"))
+	case s.active[th] || s.waiting[th]:
+		L.Push(glua.LString("normal"))
+	default:
+		L.Push(glua.LString("suspended"))
+	}
+	return 1
 }
 
 // enter and leave count coroutines resumed inside coroutines: each level
@@ -360,7 +450,7 @@ func (s *State) first(L *glua.LState) int {
 		L.Push(glua.LFalse)
 		var apiErr *glua.ApiError
 		if errors.As(err, &apiErr) {
-			L.Push(StripPrelude(NameOverflow(th, apiErr.Object)))
+			L.Push(s.caught(NameOverflow(th, apiErr.Object)))
 		} else {
 			L.Push(glua.LString(err.Error()))
 		}

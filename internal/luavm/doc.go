@@ -23,12 +23,16 @@
 // and the `..` operator (rewritten at compile time into a checked call)
 // refuse results over MaxStringBytes, unpack and string.byte refuse more
 // than 8000 results (ranges are computed in floats, so -2^62..2^62 cannot
-// overflow), table.insert and rawset refuse far integer positions, and
+// overflow), every store of an integer key far past the end of a table's
+// array part is refused (the compiler checks assignments and constructors,
+// rawset and table.insert check their own; see assign.go), and
 // coroutine creation and nesting are capped. gopher-lua's own library
 // functions are guarded like ours: a Go panic in any of them is a crash.
 //
 // The compiler also rewrites # into a call, so that it ignores __len on
-// tables as Lua 5.1 does (gopher-lua's VM honours it). Compile refuses,
+// tables as Lua 5.1 does (gopher-lua's VM honours it), has a multiple
+// assignment evaluate every target before assigning and a numeric for
+// convert string bounds, as Lua 5.1 does. Compile refuses,
 // before gopher-lua compiles anything, sources nested more
 // than 200 levels, functions with more than 10,000 distinct constants or
 // more than 255 upvalues; CompileContext stops reading the source once its
@@ -39,6 +43,9 @@
 // pass tool-call yields outward to the driver in package sandbox; where a
 // yield cannot cross a Go frame (a metamethod, a for iterator, a table.sort
 // comparator, a gsub callback) the call is performed on the spot instead.
+// Coroutine states are Lua 5.1's: a running or normal coroutine cannot be
+// resumed, and one waiting for a tool call's result reads "normal" and
+// belongs to the driver until the result is delivered.
 //
 // Conversion: ToJSON encodes a script value as a tool argument (plain data
 // only, paths named in errors, empty tables as [] where the schema declares

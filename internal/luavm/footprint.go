@@ -1,6 +1,8 @@
 package luavm
 
 import (
+	"reflect"
+	"sync"
 	"unsafe"
 
 	glua "github.com/yuin/gopher-lua"
@@ -10,10 +12,18 @@ import (
 const (
 	sizeString = 16
 	sizeTable  = 160
-	sizeSlot   = 16 // one array slot
-	sizeEntry  = 64 // one hash entry, with its share of the key list
+	sizeSlot   = 16  // one array slot
+	sizeEntry  = 112 // one hash entry, with its share of the key list and index
 	sizeFunc   = 80
+	// sizeUpvalue is one upvalue of a closure: its cell and the pointer
+	// to it (a loop's closures each get a fresh one).
+	sizeUpvalue = 56
+	// sizeNumber is a number held in a table or an upvalue: gopher-lua
+	// boxes each one on the heap.
+	sizeNumber = 16
 	sizeThread = 10 << 10
+	// sizeFrame is one call frame of a thread's call stack.
+	sizeFrame = 128
 	// maxFrameSlots bounds the registers read per call frame: gopher-lua
 	// shows a frame every register up to its thread's top.
 	maxFrameSlots = 300
@@ -72,22 +82,25 @@ func (w *footprint) value(v glua.LValue) {
 		if !w.first(v) {
 			return
 		}
-		w.bytes += sizeTable
+		// The array part holds its whole capacity, holes included: a
+		// sparse fill of far keys is mostly holes.
+		n := arrayLen(v)
+		w.bytes += sizeTable + arrayCap(v)*sizeSlot
 		w.queue(v.Metatable)
 		v.ForEach(func(k, val glua.LValue) {
-			if _, ok := k.(glua.LNumber); ok {
-				w.bytes += sizeSlot
-			} else {
+			if i, ok := k.(glua.LNumber); !ok || i < 1 || i > glua.LNumber(n) || i != glua.LNumber(int(i)) {
 				w.bytes += sizeEntry
 			}
-			w.queue(k)
+			if _, number := k.(glua.LNumber); !number {
+				w.queue(k)
+			}
 			w.queue(val)
 		})
 	case *glua.LFunction:
 		if !w.first(v) {
 			return
 		}
-		w.bytes += sizeFunc
+		w.bytes += sizeFunc + len(v.Upvalues)*sizeUpvalue
 		if v.Env != nil {
 			w.queue(v.Env)
 		}
@@ -100,7 +113,7 @@ func (w *footprint) value(v glua.LValue) {
 		if !w.first(v) {
 			return
 		}
-		w.bytes += sizeThread
+		w.bytes += sizeThread + registryCap(v)*sizeSlot
 		w.frames(v)
 	}
 }
@@ -109,6 +122,10 @@ func (w *footprint) value(v glua.LValue) {
 // at once.
 func (w *footprint) queue(v glua.LValue) {
 	switch v.(type) {
+	case glua.LNumber:
+		// A table's array keys are not stored, but its values and a
+		// closure's upvalues are, boxed.
+		w.bytes += sizeNumber
 	case glua.LString:
 		w.value(v)
 	case *glua.LTable, *glua.LFunction, *glua.LState:
@@ -123,6 +140,7 @@ func (w *footprint) frames(th *glua.LState) {
 		if !ok {
 			return
 		}
+		w.bytes += sizeFrame
 		for i := 1; i <= maxFrameSlots; i++ {
 			name, v := th.GetLocal(dbg, i)
 			if name == "" {
@@ -132,3 +150,30 @@ func (w *footprint) frames(th *glua.LState) {
 		}
 	}
 }
+
+// registryCap is the capacity of th's register stack, which grows with
+// the deepest call it made (up to 4 MiB) and keeps that size: a suspended
+// coroutine that once recursed deep holds all of it.
+func registryCap(th *glua.LState) int {
+	lay := registryLayout()
+	reg := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(th), lay.reg))
+	if reg == nil {
+		return 0
+	}
+	return cap(*(*[]glua.LValue)(unsafe.Add(reg, lay.array)))
+}
+
+// registryLayout locates a thread's register stack (LState.reg.array),
+// which gopher-lua does not export; a layout other than the expected one
+// stops the program at the first walk rather than misread memory.
+var registryLayout = sync.OnceValue(func() struct{ reg, array uintptr } {
+	bad := func(what string) {
+		panic("lua: gopher-lua's threads are not as Footprint expects: " + what)
+	}
+	reg, ok := reflect.TypeFor[glua.LState]().FieldByName("reg")
+	if !ok || reg.Type.Kind() != reflect.Pointer || reg.Type.Elem().Kind() != reflect.Struct {
+		bad("LState.reg")
+	}
+	array := fieldOffset(reg.Type.Elem(), "array", reflect.TypeFor[[]glua.LValue](), func() { bad("registry.array") })
+	return struct{ reg, array uintptr }{reg.Offset, array}
+})

@@ -453,15 +453,23 @@ func TestSingleStepsAreBounded(t *testing.T) {
 	for expr, want := range map[string]string{
 		`string.gsub(("x"):rep(2^20), ".+", ("%0"):rep(1000))`:  "resulting string too large",
 		`string.gsub(("x"):rep(2^20), "(.+)", ("%1"):rep(100))`: "resulting string too large",
-		`unpack({}, 0/0)`:                         "no integer representation",
-		`unpack({}, 1, 0/0)`:                      "no integer representation",
-		`unpack({}, -2^62, 2^62)`:                 "too many results",
-		`unpack({}, -2^63, 2^63)`:                 "too many results",
-		`table.unpack({1}, 2^62, -2^62)`:          "",
-		`table.insert({}, 2^26 - 1, true)`:        "position out of bounds",
-		`table.insert({}, 0/0, true)`:             "no integer representation",
-		`table.insert({1}, 3, true)`:              "position out of bounds",
-		`rawset({}, 2^26 - 1, true)`:              "this far past",
+		`unpack({}, 0/0)`:                  "no integer representation",
+		`unpack({}, 1, 0/0)`:               "no integer representation",
+		`unpack({}, -2^62, 2^62)`:          "too many results",
+		`unpack({}, -2^63, 2^63)`:          "too many results",
+		`table.unpack({1}, 2^62, -2^62)`:   "",
+		`table.insert({}, 2^26 - 1, true)`: "position out of bounds",
+		`table.insert({}, 0/0, true)`:      "no integer representation",
+		`table.insert({1}, 3, true)`:       "position out of bounds",
+		`rawset({}, 2^26 - 1, true)`:       "too far past",
+		// Issue 22, class 7: every path that sets an integer key.
+		`{[33554431] = 1}`: "too far past",
+		`(function() local b = {} b[1], b[50331647] = 1, 2 end)()`:                          "too far past",
+		`(function() local a = {} a[2^25] = true end)()`:                                    "too far past",
+		`(function() local a = {{}} a[1][2^25] = true end)()`:                               "too far past",
+		`(function() local a = setmetatable({}, {__newindex = {}}) a[2^25] = true end)()`:   "too far past",
+		`(function() local a = {} a[0/0] = 1 end)()`:                                        "NaN",
+		`(function() local a = {} a[2^26], a[2^40], a[1e6] = 1, 2, 3 return a[2^40] end)()`: "",
 		`rawset({}, 0/0, true)`:                   "NaN",
 		`select("#", table.insert({1, 2}, 1, 0))`: "",
 	} {
@@ -556,5 +564,17 @@ func TestUpvalueLimit(t *testing.T) {
 	}
 	if got, err := eval(t, "(function() "+some.String()+" return (function() local s = 0\n"+few.String()+" return s end)() end)()"); err != nil || got != "39800" {
 		t.Errorf("200 upvalues: %s, %v", got, err)
+	}
+}
+
+// The append idiom t[#t + 1] = v is spared the far-key check (its key is
+// never far), and only when both names are the same table's.
+func TestAppendIdiom(t *testing.T) {
+	if got, err := eval(t, `(function() local t = {} for i = 1, 3 do t[#t + 1] = i end t[#t + 2] = 5 return t[5], #t end)()`); err != nil || got != "5 5" {
+		t.Errorf("appends: %s, %v", got, err)
+	}
+	_, err := eval(t, `(function() local u = {} u[2^20] = true local t = {} t[#u + 1] = 1 end)()`)
+	if err == nil || !strings.Contains(err.Error(), "too far past") {
+		t.Errorf("t[#u + 1] = v on an empty t: err = %v, want the far-key error", err)
 	}
 }

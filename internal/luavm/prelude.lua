@@ -14,10 +14,10 @@
 -- `await` performs the calls on the spot instead. The script cannot tell
 -- that yields are used underneath.
 local MARK, YIELD_ERR, prim, G = ...
-local create, resume, status, running = prim.create, prim.resume, prim.status, prim.running
+local create, resume, deliver, status, running = prim.create, prim.resume, prim.deliver, prim.status, prim.running
 local thread, first, release = prim.thread, prim.first, prim.release
 local yield, await, call, collect, reachable = prim.yield, prim.await, prim.call, prim.collect, prim.reachable
-local isgo, adopt, logical = prim.isgo, prim.adopt, prim.logical
+local isgo, adopt, logical, view = prim.isgo, prim.adopt, prim.logical, prim.view
 local select, type, error, unpack, setmetatable = G.select, G.type, G.error, G.unpack, G.setmetatable
 
 local function pack(...)
@@ -32,7 +32,8 @@ end
 local main
 
 -- reply is what a coroutine whose tool yield r has been carried out is
--- resumed with: a call waiting for its own output gets it.
+-- resumed with (by deliver, the one resume a coroutine waiting for a call
+-- accepts): a call waiting for its own output gets it.
 local function reply(r)
 	if r.n == 3 and r[3] < 0 then
 		return pack(collect(-r[3]))
@@ -46,14 +47,13 @@ end
 local function finish(co, f, ...)
 	local r = pack(first(co, f, ...))
 	while status(co) ~= "dead" do
-		local args
 		if r[1] and r[2] == MARK then
 			await(unpack(r, 3, r.n))
-			args = reply(r)
+			local args = reply(r)
+			r = pack(deliver(co, unpack(args, 1, args.n)))
 		else
-			args = pack(yield(unpack(r, 2, r.n)))
+			r = pack(resume(co, yield(unpack(r, 2, r.n))))
 		end
-		r = pack(resume(co, unpack(args, 1, args.n)))
 	end
 	return r
 end
@@ -64,6 +64,12 @@ end
 local function runnable(f)
 	if type(f) == "function" and not isgo(f) then
 		return f
+	end
+	local kind = type(f)
+	if kind == "nil" or kind == "boolean" or kind == "number" then
+		return function()
+			error("attempt to call a " .. kind .. " value", 0)
+		end
 	end
 	return function(...)
 		local r = pack(f(...))
@@ -105,16 +111,13 @@ local co_create = function(f)
 end
 
 local co_resume = function(co, ...)
-	local args = pack(...)
-	while true do
-		local r = pack(resume(co, unpack(args, 1, args.n)))
-		if r[1] and r[2] == MARK and status(co) == "suspended" then
-			await(unpack(r, 3, r.n))
-			args = reply(r)
-		else
-			return unpack(r, 1, r.n)
-		end
+	local r = pack(resume(co, ...))
+	while r[1] and r[2] == MARK and status(co) == "suspended" do
+		await(unpack(r, 3, r.n))
+		local args = reply(r)
+		r = pack(deliver(co, unpack(args, 1, args.n)))
 	end
+	return unpack(r, 1, r.n)
 end
 
 G.coroutine = {
@@ -131,7 +134,7 @@ G.coroutine = {
 		if co == logical(running()) then
 			return "running"
 		end
-		return status(co)
+		return view(co)
 	end,
 	running = function()
 		local co = logical(running())
@@ -186,8 +189,11 @@ local function parallel(...)
 		local batch, nb = {}, 0
 		for i = 1, fns.n do
 			if waiting[i] then
-				local args = replies[i] or pack()
-				local r = pack(resume(cos[i], unpack(args, 1, args.n)))
+				local args, go = replies[i], deliver
+				if not args then
+					args, go = pack(), resume
+				end
+				local r = pack(go(cos[i], unpack(args, 1, args.n)))
 				replies[i] = nil
 				if status(cos[i]) == "dead" then
 					waiting[i] = nil

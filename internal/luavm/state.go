@@ -89,11 +89,15 @@ type State struct {
 	coroutines int
 	// owners links the coroutine of a pcall, xpcall or parallel branch to
 	// the coroutine it acts for (the prelude's adopt).
-	owners  map[*glua.LState]*glua.LState
-	depth   int
-	spare   []*glua.LState
-	rng     *rand.Rand
-	crashed bool
+	owners map[*glua.LState]*glua.LState
+	depth  int
+	// active holds the coroutines inside a resume (running or normal),
+	// waiting those suspended on a tool call until its result is
+	// delivered (see resume).
+	active, waiting map[*glua.LState]bool
+	spare           []*glua.LState
+	rng             *rand.Rand
+	crashed         bool
 
 	// mark is the first value of every yield that carries tool calls, so
 	// the coroutine wrappers can tell them from the script's own yields.
@@ -113,6 +117,8 @@ type State struct {
 	next glua.LValue
 	// ipairsNext is the iterator function ipairs hands out.
 	ipairsNext glua.LValue
+	// script is the script Load instantiated, which explains caught errors.
+	script *Script
 	// results are what the script returned, set when it finishes.
 	results  []glua.LValue
 	returned bool
@@ -124,10 +130,12 @@ type State struct {
 // tools, which all take part in carrying nested calls.
 func New(opts *Options) *State {
 	s := &State{
-		opts:   opts.withDefaults(),
-		ids:    newWeakMap[int](),
-		owners: map[*glua.LState]*glua.LState{},
-		rng:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		opts:    opts.withDefaults(),
+		ids:     newWeakMap[int](),
+		owners:  map[*glua.LState]*glua.LState{},
+		active:  map[*glua.LState]bool{},
+		waiting: map[*glua.LState]bool{},
+		rng:     rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	s.L = glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
@@ -467,16 +475,13 @@ func (s *State) tostringValue(L *glua.LState, v glua.LValue) string {
 		return v.String()
 	case *glua.LTable:
 		if fn := toStringMethod(v); fn != glua.LNil {
-			L.Push(fn)
-			L.Push(v)
-			L.Call(1, 1)
-			res := L.Get(-1)
-			L.Pop(1)
-			str, ok := res.(glua.LString)
-			if !ok {
-				L.RaiseError("'__tostring' must return a string")
+			switch res := callToString(L, fn, v).(type) {
+			case glua.LString:
+				return string(res)
+			case glua.LNumber:
+				return numberString(float64(res))
 			}
-			return string(str)
+			L.RaiseError("'__tostring' must return a string")
 		}
 	}
 	return fmt.Sprintf("%s: 0x%08x", v.Type().String(), s.id(v))
@@ -503,9 +508,27 @@ func (s *State) ErrorText(v glua.LValue) (string, bool) {
 	return string(str), ok
 }
 
+// tostring is Lua 5.1's: a table's __tostring result is returned as it
+// is, whatever its type (print and string.format need a string of it).
 func (s *State) tostring(L *glua.LState) int {
-	L.Push(glua.LString(s.tostringValue(L, L.CheckAny(1))))
+	v := L.CheckAny(1)
+	if t, ok := v.(*glua.LTable); ok {
+		if fn := toStringMethod(t); fn != glua.LNil {
+			L.Push(callToString(L, fn, t))
+			return 1
+		}
+	}
+	L.Push(glua.LString(s.tostringValue(L, v)))
 	return 1
+}
+
+func callToString(L *glua.LState, fn, v glua.LValue) glua.LValue {
+	L.Push(fn)
+	L.Push(v)
+	L.Call(1, 1)
+	res := L.Get(-1)
+	L.Pop(1)
+	return res
 }
 
 // error is C Lua's: level 1 is the function that called error, level 2
@@ -700,13 +723,8 @@ func isHex(text string) bool {
 	return strings.HasPrefix(t, "0x") && len(text)-len(strings.TrimLeft(text, "+-")) <= 1
 }
 
-// farIndex is how far past a table's length rawset may write an integer
-// key: gopher-lua fills every array slot up to such a key
-// in one step (see docs/rough_edges.md for t[k] = v, which the VM does).
-const farIndex = 1 << 16
-
 // rawset refuses what would make gopher-lua fill a huge array part, or
-// store a NaN or nil key.
+// store a NaN or nil key (see checkKey).
 func (s *State) rawset(L *glua.LState) int {
 	t := L.CheckTable(1)
 	k, v := L.CheckAny(2), L.CheckAny(3)
@@ -714,13 +732,7 @@ func (s *State) rawset(L *glua.LState) int {
 	case *glua.LNilType:
 		L.RaiseError("table index is nil")
 	case glua.LNumber:
-		f := float64(k)
-		if gomath.IsNaN(f) {
-			L.RaiseError("table index is NaN")
-		}
-		if f == gomath.Trunc(f) && f < float64(glua.MaxArrayIndex) && f > float64(t.Len()+farIndex) {
-			L.RaiseError("rawset cannot store integer key %s this far past the table's length (%d)", numberString(f), t.Len())
-		}
+		checkIntegerKey(L, t, float64(k), "table index")
 	}
 	t.RawSet(k, v)
 	L.SetTop(1)

@@ -17,9 +17,10 @@ import (
 // from JSON or Go values knows its size, so the converters size both once
 // and share one boxed key. The offsets are read once off gopher-lua's
 // types, and a layout other than the expected one stops the program at
-// the first conversion rather than corrupt a table.
+// the first conversion rather than corrupt a table. The array part's
+// length and capacity are read too (arrayLen, arrayCap).
 type tableLayout struct {
-	strdict, keys, k2i uintptr
+	strdict, keys, k2i, array uintptr
 }
 
 var tables = sync.OnceValue(func() tableLayout {
@@ -33,6 +34,7 @@ var tables = sync.OnceValue(func() tableLayout {
 		strdict: field("strdict", reflect.TypeFor[map[string]glua.LValue]()),
 		keys:    field("keys", reflect.TypeFor[[]glua.LValue]()),
 		k2i:     field("k2i", reflect.TypeFor[map[glua.LValue]int]()),
+		array:   field("array", reflect.TypeFor[[]glua.LValue]()),
 	}
 })
 

@@ -7,8 +7,9 @@ import (
 	glua "github.com/yuin/gopher-lua"
 )
 
-// openTable replaces table.concat (size-capped), table.sort (stoppable)
-// and table.insert (which would fill the array part up to a far position).
+// openTable replaces table.concat (size-capped), table.sort (stoppable),
+// table.insert (which would fill the array part up to a far position) and
+// table.maxn (which ignored keys outside the array part).
 //
 // table.pack and table.unpack are Lua 5.2's; models trained on newer Lua
 // write them, and they cost nothing.
@@ -18,6 +19,7 @@ func (s *State) openTable(tbl *glua.LTable) {
 		{"sort", s.tableSort},
 		{"unpack", s.unpack},
 		{"insert", s.tableInsert},
+		{"maxn", tableMaxn},
 		{"pack", func(L *glua.LState) int {
 			n := L.GetTop()
 			t := L.CreateTable(n, 1)
@@ -29,6 +31,23 @@ func (s *State) openTable(tbl *glua.LTable) {
 			return 1
 		}},
 	})
+}
+
+// tableMaxn is Lua 5.1's table.maxn: the largest positive numeric key,
+// whole or not (gopher-lua's reads only the array part).
+func tableMaxn(L *glua.LState) int {
+	t := L.CheckTable(1)
+	most, seen := float64(t.MaxN()), 0
+	t.ForEach(func(k, _ glua.LValue) {
+		if seen++; seen%4096 == 0 {
+			checkStop(L)
+		}
+		if n, ok := k.(glua.LNumber); ok && float64(n) > most {
+			most = float64(n)
+		}
+	})
+	L.Push(glua.LNumber(most))
+	return 1
 }
 
 // tableInsert is table.insert with Lua 5.2's bound on the position:
