@@ -96,31 +96,57 @@ func (h *Hooks) Middleware() Middleware {
 	}
 }
 
+// Before runs the Pre hooks over call and combines their decisions as
+// the chain does: the first Deny, any Ask, the first Input. A host that
+// runs Go hooks in a chain of its own (the reference host, beside its
+// command hooks) reads this and acts on it itself.
+func (h *Hooks) Before(ctx context.Context, call Call) PreDecision {
+	var d PreDecision
+	for _, hook := range h.Pre {
+		one := hook(ctx, call)
+		if d.Deny == "" {
+			d.Deny = one.Deny
+		}
+		d.Ask = d.Ask || one.Ask
+		if d.Input == nil {
+			d.Input = one.Input
+		}
+	}
+	return d
+}
+
+// Refusal is the error a call refused by d has, or nil.
+func (d PreDecision) Refusal(tool string) error {
+	if d.Deny == "" {
+		return nil
+	}
+	return &HookBlockedError{Tool: tool, Reason: d.Deny}
+}
+
+// Replace returns call with d's Input as its arguments, when d has one; an
+// Input that is not a JSON object is refused.
+func (d PreDecision) Replace(call Call) (Call, error) {
+	if d.Input == nil {
+		return call, nil
+	}
+	if !isObject(d.Input) {
+		return call, fmt.Errorf("%w: a PreToolUse hook gave %s arguments that are not a JSON object", ErrInvalidArguments, call.Name)
+	}
+	call.Args = d.Input
+	return call, nil
+}
+
 // pre runs the Pre hooks and returns the call as it goes on.
 func (h *Hooks) pre(ctx context.Context, call Call) (Call, error) {
-	var deny string
-	var ask bool
-	var input json.RawMessage
-	for _, hook := range h.Pre {
-		d := hook(ctx, call)
-		if deny == "" {
-			deny = d.Deny
-		}
-		ask = ask || d.Ask
-		if input == nil {
-			input = d.Input
-		}
+	d := h.Before(ctx, call)
+	if err := d.Refusal(call.Name); err != nil {
+		return call, err
 	}
-	if deny != "" {
-		return call, &HookBlockedError{Tool: call.Name, Reason: deny}
+	call, err := d.Replace(call)
+	if err != nil {
+		return call, err
 	}
-	if input != nil {
-		if !isObject(input) {
-			return call, fmt.Errorf("%w: a PreToolUse hook gave %s arguments that are not a JSON object", ErrInvalidArguments, call.Name)
-		}
-		call.Args = input
-	}
-	if ask {
+	if d.Ask {
 		if h.Ask == nil {
 			return call, &HookBlockedError{Tool: call.Name, Reason: "a hook asked for the user's confirmation and this host has no one to ask"}
 		}
@@ -131,17 +157,26 @@ func (h *Hooks) pre(ctx context.Context, call Call) (Call, error) {
 	return call, nil
 }
 
-func (h *Hooks) post(ctx context.Context, call Call, out Output) {
+// After runs the Post hooks of a call that succeeded and returns their
+// messages for the model, in order.
+func (h *Hooks) After(ctx context.Context, call Call, out Output) []string {
+	var msgs []string
 	for _, hook := range h.Post {
 		d := hook(ctx, call, out)
-		if h.OnMessage == nil {
-			continue
-		}
 		if d.Block != "" {
-			h.OnMessage(fmt.Sprintf("PostToolUse:%s hook blocking error: %s", call.Name, d.Block))
+			msgs = append(msgs, fmt.Sprintf("PostToolUse:%s hook blocking error: %s", call.Name, d.Block))
 		}
 		if d.Context != "" {
-			h.OnMessage(d.Context)
+			msgs = append(msgs, d.Context)
+		}
+	}
+	return msgs
+}
+
+func (h *Hooks) post(ctx context.Context, call Call, out Output) {
+	for _, msg := range h.After(ctx, call, out) {
+		if h.OnMessage != nil {
+			h.OnMessage(msg)
 		}
 	}
 }

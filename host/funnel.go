@@ -111,6 +111,10 @@ func (h *Host) gate(ctx context.Context, pol *policy, tool execlua.Tool, hc *hoo
 	if pre.Input != nil {
 		hc.Input = pre.Input
 	}
+	goAsks, err := h.goPre(ctx, hc)
+	if err != nil {
+		return err
+	}
 	v := pol.checker.Check(tool.Name, hc.Input)
 	byRule := Decision{Allowed: v.Decision == permission.Allow, By: "mode"}
 	if v.Rule != nil {
@@ -124,6 +128,8 @@ func (h *Host) gate(ctx context.Context, pol *policy, tool execlua.Tool, hc *hoo
 		return h.ask(ctx, pol, tool, hc, AskRuleMatched, fmt.Sprintf("the rule %q in %s asks for confirmation", v.Rule.Text, v.Rule.Source()))
 	case pre.Decision == hooks.Ask:
 		return h.ask(ctx, pol, tool, hc, HookAsked, hookWhy(pre))
+	case goAsks:
+		return h.ask(ctx, pol, tool, hc, HookAsked, "a Go PreToolUse hook asks for confirmation")
 	case pre.Decision == hooks.Allow:
 		decide(ctx, Decision{Allowed: true, By: "hook"})
 		return nil
@@ -136,6 +142,27 @@ func (h *Host) gate(ctx context.Context, pol *policy, tool execlua.Tool, hc *hoo
 		return v.Refusal(tool.Name) // the mode refuses what no rule allows
 	}
 	return h.ask(ctx, pol, tool, hc, NoRuleMatched, "no permission rule allows it")
+}
+
+// goPre runs the host's Go PreToolUse hooks (Options.Hooks) after the
+// command hooks: a refusal is the call's error, a replaced input is the
+// call's input from then on, and whether one asks is returned.
+func (h *Host) goPre(ctx context.Context, hc *hooks.Call) (asks bool, err error) {
+	if h.opts.Hooks == nil {
+		return false, nil
+	}
+	d := h.opts.Hooks.Before(ctx, execlua.Call{Name: hc.Tool, Args: hc.Input})
+	if err := d.Refusal(hc.Tool); err != nil {
+		decide(ctx, Decision{By: "hook"})
+		return false, err
+	}
+	call, err := d.Replace(execlua.Call{Name: hc.Tool, Args: hc.Input})
+	if err != nil {
+		decide(ctx, Decision{By: "hook"})
+		return false, err
+	}
+	hc.Input = call.Args
+	return d.Ask, nil
 }
 
 func hookWhy(pre hooks.PreResult) string {
@@ -151,6 +178,9 @@ func hookWhy(pre hooks.PreResult) string {
 func (h *Host) post(ctx context.Context, pol *policy, hc hooks.Call, out execlua.Output) {
 	if pol.hooks.Has(hooks.PostToolUse, hc.Tool) {
 		h.deliver(ctx, pol.hooks.Post(ctx, hc, toolResponse(out)))
+	}
+	if h.opts.Hooks != nil {
+		h.deliver(ctx, h.opts.Hooks.After(ctx, execlua.Call{Name: hc.Tool, Args: hc.Input}, out))
 	}
 }
 

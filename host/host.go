@@ -51,6 +51,13 @@ type Options struct {
 	Execute func(next Executor) Executor
 	// Prompter asks the user when no rule decides; nil refuses.
 	Prompter Prompter
+	// Hooks are the host's Go PreToolUse and PostToolUse callbacks. They
+	// run in the same chain as the command hooks, right after them, with
+	// the same decisions: a Deny refuses, an Input replaces the arguments
+	// before the rules read them, an Ask asks through the Prompter, and
+	// the Post hooks' messages reach the model as a command hook's do.
+	// Their own Ask and OnMessage are not used here.
+	Hooks *execlua.Hooks
 
 	// Cwd is the working directory of hooks and stdio servers, and the
 	// base of relative path rules; "" is the process's.
