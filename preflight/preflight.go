@@ -18,6 +18,8 @@ import (
 	"github.com/execlua/execlua/internal/toolname"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/render"
+
+	"github.com/execlua/execlua/internal/editdist"
 )
 
 // ErrRefused is what every preflight refusal matches with errors.Is.
@@ -272,21 +274,5 @@ func distance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return editdist.Levenshtein(a, b)
 }

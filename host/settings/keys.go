@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/execlua/execlua/internal/editdist"
 )
 
 // knownKeys are the top-level keys of a settings file that draw no
@@ -136,31 +138,9 @@ func sortedKeys[V any](m map[string]V) []string {
 func nearest(key string, known []string) string {
 	best, bestDist := "", max(2, len(key)/3)+1
 	for _, k := range known {
-		if d := editDistance(key, k); d < bestDist {
+		if d := editdist.Levenshtein(key, k); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes
-// (settings keys are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
