@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +67,8 @@ func TestSoak(t *testing.T) {
 	runs := soakRuns(t)
 	var mu sync.Mutex
 	tally := map[string]int{}
+	var took []time.Duration // each run's, for the report only
+	var heapPeak uint64
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
@@ -74,15 +78,21 @@ func TestSoak(t *testing.T) {
 					web.restart()
 				}
 				input, _ := json.Marshal(map[string]string{"code": soakScript(rng, callsPerRun)})
+				start := time.Now()
 				res := h.RunExec(context.Background(), s, input, nil)
+				d := time.Since(start)
+				heap := liveHeap()
 				mu.Lock()
 				tallyRun(t, tally, res, callsPerRun)
+				took, heapPeak = append(took, d), max(heapPeak, heap)
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	t.Logf("%d runs, calls: %v, restarts: %v", workers*runs, tally, restarts(h))
+	slices.Sort(took)
+	t.Logf("%d runs, calls: %v, restarts: %v; run latency p50 %v, p99 %v; heap peak %d MiB",
+		workers*runs, tally, restarts(h), took[len(took)/2], took[len(took)*99/100], heapPeak>>20)
 	if tally["ok"] == 0 {
 		t.Errorf("no call went through: %v", tally)
 	}
@@ -97,6 +107,13 @@ func TestSoak(t *testing.T) {
 	h.Close()
 	web.close()
 	check()
+}
+
+// liveHeap is the bytes of heap objects now, live and not yet collected.
+func liveHeap() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }
 
 // soakScript makes n calls on random servers: most answer, some crash the
