@@ -27,11 +27,12 @@ eval:
 stress-test:
 	GO=$(GO) ./.ci/stress
 
-# The host's soak test at length: MCP servers that crash, hang and
-# restart under concurrent runs, SOAK_RUNS runs per worker (make test runs
-# a short one).
+# The soak tests at length (make test runs short ones): MCP servers that
+# crash, hang and restart under concurrent runs, in the host (SOAK_RUNS
+# runs per worker) and behind serve over HTTP with mcp-go clients
+# (SOAK_RUNS Exec per client).
 soak:
-	EXECLUA_SOAK=$(SOAK_RUNS) $(GO) test -race -count=1 -run '^TestSoak$$' -v ./host/
+	EXECLUA_SOAK=$(SOAK_RUNS) $(GO) test -race -count=1 -timeout 60m -run '^(TestSoak|TestServeSoak)$$' -v ./host/ ./host/serve/
 
 # The README's table of figures: every benchmark behind it, BENCH_RUNS
 # times, going round the packages in turn (BenchmarkFloors alternates each

@@ -1,0 +1,166 @@
+package serve_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/execlua/execlua/host"
+	"github.com/execlua/execlua/host/internal/fixture"
+	"github.com/execlua/execlua/host/settings"
+	"github.com/execlua/execlua/internal/leaktest"
+)
+
+func TestMain(m *testing.M) {
+	if fixture.Main() { // the stdio servers of the soak
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestServeSoak: the gateway over streamable HTTP in front of stdio
+// servers that crash and hang at random, with several clients on the
+// real mcp-go client running Exec at once. Every Exec is answered, one
+// line per call of its script (a result or a clear error, never a hang
+// past the call timeout); the servers work again afterwards; nothing is
+// left running. It logs the figures of the README's soak line.
+// EXECLUA_SOAK sets the runs per client (make soak).
+func TestServeSoak(t *testing.T) {
+	check := leaktest.Check(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdio := host.ServerConfig{Command: exe, Env: map[string]string{fixture.Env: fixture.Stdio}}
+	file := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(file, []byte(`{"permissions": {"allow": ["mcp__s1", "mcp__s2"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, s := startServer(t, &host.Options{
+		Servers:     map[string]host.ServerConfig{"s1": stdio, "s2": stdio},
+		Settings:    settings.Paths{User: file},
+		CallTimeout: 2 * time.Second, // ends the hanging calls
+	})
+	ts := httptest.NewServer(s.Handler())
+
+	const clients, calls = 3, 4
+	runs := 8
+	if v := os.Getenv("EXECLUA_SOAK"); v != "" {
+		if runs, err = strconv.Atoi(v); err != nil || runs <= 0 {
+			t.Fatalf("EXECLUA_SOAK=%q: want a positive number of runs per client", v)
+		}
+	}
+	var mu sync.Mutex
+	var took []time.Duration
+	var heapPeak uint64
+	tally := map[string]int{}
+	var wg sync.WaitGroup
+	var open []*client.Client
+	for i := range clients {
+		c, _ := connect(t, ts.URL+"/mcp")
+		open = append(open, c)
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(i), 2))
+			for range runs {
+				start := time.Now()
+				res := execCall(t, c, soakScript(rng, calls), false)
+				d := time.Since(start)
+				mu.Lock()
+				took, heapPeak = append(took, d), max(heapPeak, liveHeap())
+				countCalls(t, tally, texts(res), calls)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	slices.Sort(took)
+	t.Logf("%d Exec over HTTP, calls: %v, restarts: %v; Exec latency p50 %v, p99 %v; heap peak %d MiB",
+		len(took), tally, restartsOf(h), took[len(took)/2], took[len(took)*99/100], heapPeak>>20)
+	if tally["ok"] == 0 {
+		t.Errorf("no call went through: %v", tally)
+	}
+	c, _ := connect(t, ts.URL+"/mcp")
+	open = append(open, c)
+	if got := texts(execCall(t, c, `return tools.mcp__s1__echo{ n = 1 }, tools.mcp__s2__echo{ n = 2 }`, false)); len(got) != 1 || got[0] != `[{"n":1},{"n":2}]` {
+		t.Errorf("after the soak: %q", got)
+	}
+	for _, c := range open { // their listening streams hold the server open
+		c.Close()
+	}
+	ts.Close()
+	h.Close()
+	check()
+}
+
+// soakScript makes n calls of random servers under pcall: most answer,
+// some crash their server, some hang until the call timeout; the script
+// returns one line per call.
+func soakScript(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("local out = {}\n")
+	for range n {
+		srv := []string{"s1", "s2"}[rng.IntN(2)]
+		tool := "echo"
+		switch r := rng.IntN(20); {
+		case r == 0:
+			tool = "crash"
+		case r == 1:
+			tool = "hang"
+		}
+		fmt.Fprintf(&b, "local ok, err = pcall(tools.mcp__%s__%s, {})\nout[#out+1] = ok and \"ok\" or (tostring(err):gsub(\"\\n\", \" \"))\n", srv, tool)
+	}
+	b.WriteString("return table.concat(out, \"\\n\")\n")
+	return b.String()
+}
+
+// countCalls tallies how an Exec's calls ended: its last text block (what
+// comes before it is an announcement) has one line per call.
+func countCalls(t *testing.T, tally map[string]int, blocks []string, calls int) {
+	t.Helper()
+	if len(blocks) == 0 {
+		t.Errorf("an Exec came back empty")
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(blocks[len(blocks)-1]), "\n")
+	if len(lines) != calls {
+		t.Errorf("an Exec answered %d calls of %d: %q", len(lines), calls, blocks)
+	}
+	for _, line := range lines {
+		switch {
+		case line == "ok":
+			tally["ok"]++
+		case strings.Contains(line, "did not finish within"), strings.Contains(line, "timeout"):
+			tally["timeout"]++
+		case strings.Contains(line, "restart"), strings.Contains(line, "disconnect"), strings.Contains(line, "closed"), strings.Contains(line, "exited"):
+			tally["server down"]++
+		default:
+			tally["other: "+line]++
+		}
+	}
+}
+
+func restartsOf(h *host.Host) map[string]int {
+	out := map[string]int{}
+	for _, st := range h.Servers() {
+		out[st.Name] = st.Restarts
+	}
+	return out
+}
+
+// liveHeap is the bytes of heap objects now, live and not yet collected.
+func liveHeap() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
