@@ -135,24 +135,20 @@ func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
 			return preflight.New(asm.Pool(), &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
 		})
 	}
-	st.denied = sync.OnceValue(func() map[string]string { return deniedBy(asm.Registered(), settings) })
+	st.denied = sync.OnceValue(func() map[string]string { return deniedBy(asm.Denied(), settings) })
 	return st
 }
 
-// deniedBy maps each of tools the permission filter leaves out to who
-// denied it; nil when the settings cannot say.
-func deniedBy(tools []pool.Tool, settings Settings) map[string]string {
-	if settings.Denied == nil || settings.DeniedBy == nil {
+// deniedBy maps each tool the permission filter left out (the assembly's
+// verdict, not the filter run again) to who denied it; nil when the
+// settings cannot say.
+func deniedBy(names []string, settings Settings) map[string]string {
+	if settings.DeniedBy == nil || len(names) == 0 {
 		return nil
 	}
-	var denied map[string]string
-	for _, t := range tools {
-		if settings.Denied(t.Name) {
-			if denied == nil {
-				denied = map[string]string{}
-			}
-			denied[t.Name] = settings.DeniedBy(t.Name)
-		}
+	denied := make(map[string]string, len(names))
+	for _, name := range names {
+		denied[name] = settings.DeniedBy(name)
 	}
 	return denied
 }

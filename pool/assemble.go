@@ -302,6 +302,20 @@ func (a *Assembly) Registered() []Tool {
 	return out
 }
 
+// Denied returns the names of the registered tools the permission filter
+// left out, in registration order.
+func (a *Assembly) Denied() []string {
+	var out []string
+	for _, g := range a.groups {
+		for i, w := range g.where {
+			if w == excluded {
+				out = append(out, g.tools[i].Name)
+			}
+		}
+	}
+	return out
+}
+
 // Guidance is one system-prompt line that only makes sense when Tool can be
 // used, such as the advice to track work with TaskCreate.
 type Guidance struct {
