@@ -68,15 +68,8 @@ type runner func(context.Context, sandbox.Request, *sandbox.Options) sandbox.Out
 
 // runner picks the runner for the options' isolation.
 func (o *Options) runner() (runner, error) {
-	switch o.Isolation {
-	case "", InProcess:
-		return sandbox.Run, nil
-	case Process:
-		if o.Workers != nil {
-			return o.Workers.Run, nil
-		}
-		return worker.Default().Run, nil
+	if _, err := ParseIsolation(string(o.Isolation)); o.Isolation != "" && err != nil {
+		return nil, err
 	}
-	_, err := ParseIsolation(string(o.Isolation))
-	return nil, err
+	return worker.RunIn(o.Isolation == Process, o.Workers), nil
 }

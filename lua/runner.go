@@ -82,18 +82,10 @@ func NewRunner(tools []execlua.Tool, funnel execlua.Funnel, opts *RunnerOptions)
 	}
 	r.tools = sandbox.NewToolset(reach)
 	r.checker = preflight.New(tools, &preflight.Options{Operator: true, MaxBytes: r.opts.Limits.MaxScriptBytes})
-	switch r.opts.Isolation {
-	case "", execlua.InProcess:
-		r.run = sandbox.Run
-	case execlua.Process:
-		r.run = worker.Default().Run
-		if r.opts.Workers != nil {
-			r.run = r.opts.Workers.Run
-		}
-	default:
-		_, err := execlua.ParseIsolation(string(r.opts.Isolation))
+	if _, err := execlua.ParseIsolation(string(r.opts.Isolation)); r.opts.Isolation != "" && err != nil {
 		return nil, err
 	}
+	r.run = worker.RunIn(r.opts.Isolation == execlua.Process, r.opts.Workers)
 	return r, nil
 }
 

@@ -103,6 +103,18 @@ func Default() *Pool {
 	return defaultPool
 }
 
+// RunIn is how a host runs its scripts: sandbox.Run in this process, or,
+// with process set, p's Run (the Default pool's when p is nil).
+func RunIn(process bool, p *Pool) func(context.Context, sandbox.Request, *sandbox.Options) sandbox.Outcome {
+	switch {
+	case !process:
+		return sandbox.Run
+	case p == nil:
+		return Default().Run
+	}
+	return p.Run
+}
+
 // Run is sandbox.Run in a worker process: the same request, options and
 // outcome. Nested calls and ToolSearch come back to this process and go
 // through req.Funnel and req.Search here; req.OnCall and req.OnPrint are
