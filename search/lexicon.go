@@ -125,8 +125,11 @@ func (lx lexicon) parse(file, text string) []error {
 		}
 	}
 	seen := map[string]int{} // a set's words and a map's keys: the line of each
-	// The tables' lines share one array, allocated once.
-	all, start := make([]lexLine, 0, strings.Count(text, "\n")+1), 0
+	// The tables' lines share one array, and their words another, each
+	// allocated once.
+	nLines, nWords := sizes(text)
+	all, start := make([]lexLine, 0, nLines), 0
+	words := make([]string, 0, nWords)
 	at := place{file, 0}
 	for line := range strings.Lines(text) {
 		at.line++
@@ -148,7 +151,7 @@ func (lx lexicon) parse(file, text string) []error {
 		case cur == nil:
 			fail(at, "words before any table: want a header [name: kind] first")
 		default:
-			e, msg := parseLine(cur.kind, line)
+			e, msg := parseLine(cur.kind, line, &words)
 			if msg == "" {
 				msg = repeated(cur, e, seen, at.line)
 			}
@@ -163,6 +166,17 @@ func (lx lexicon) parse(file, text string) []error {
 	}
 	end()
 	return errs
+}
+
+// sizes counts the lines of text that are neither blank nor comments,
+// and bounds the number of their words from above.
+func sizes(text string) (lines, words int) {
+	for line := range strings.Lines(text) {
+		if line = strings.TrimSpace(line); line != "" && line[0] != '#' {
+			lines, words = lines+1, words+strings.Count(line, " ")+1
+		}
+	}
+	return lines, words
 }
 
 // header reads a table's header, [name: kind], and adds the table to lx.
@@ -196,8 +210,9 @@ func (k tableKind) known() bool {
 }
 
 // parseLine reads one line of a table of kind k, or says what the kind
-// wants instead.
-func parseLine(k tableKind, line string) (lexLine, string) {
+// wants instead. The line's words are appended to buf, whose array they
+// share.
+func parseLine(k tableKind, line string, buf *[]string) (lexLine, string) {
 	var e lexLine
 	if strings.Contains(line, "#") {
 		return e, "a # begins a comment only at the start of a line"
@@ -206,18 +221,19 @@ func parseLine(k tableKind, line string) (lexLine, string) {
 	if k == kindSenses {
 		head, objects, ok := strings.Cut(line, ":")
 		if !ok {
-			return e, "want verb: object words -> verbs"
+			return e, "want " + lineForm(k)
 		}
-		e.verbs, rest = strings.Fields(head), objects
-		if n := len(e.verbs); n > 1 && e.verbs[n-1] == anywhere {
-			e.verbs, e.anywhere = e.verbs[:n-1], true
+		head, e.anywhere = strings.CutSuffix(strings.TrimSpace(head), anywhere)
+		e.verbs, rest = lexFields(buf, head), objects
+		if strings.ContainsAny(head, "[]()") {
+			return e, fmt.Sprintf("a %s line holds no [, ] or ( ) but %s: %s", k, anywhere, lineForm(k))
 		}
 	}
 	left, right, arrow := strings.Cut(rest, "->")
-	e.words, e.to = strings.Fields(left), strings.Fields(right)
-	if bad := strings.ContainsAny(rest, ":[]()") || strings.Contains(right, "->") || strings.ContainsAny(strings.Join(e.verbs, ""), "[]()"); bad {
+	if strings.ContainsAny(rest, ":[]()") || strings.Contains(right, "->") {
 		return e, fmt.Sprintf("a %s line holds no :, [, ], ( or ) and at most one ->: %s", k, lineForm(k))
 	}
+	e.words, e.to = lexFields(buf, left), lexFields(buf, right)
 	switch {
 	case arrow != (k == kindMap || k == kindSenses):
 		return e, "want " + lineForm(k)
@@ -231,6 +247,16 @@ func parseLine(k tableKind, line string) (lexLine, string) {
 		return e, "want " + lineForm(k)
 	}
 	return e, ""
+}
+
+// lexFields appends the words of s to buf and returns them: one array holds
+// the words of many lines.
+func lexFields(buf *[]string, s string) []string {
+	n := len(*buf)
+	for w := range strings.FieldsSeq(s) {
+		*buf = append(*buf, w)
+	}
+	return (*buf)[n:len(*buf):len(*buf)]
 }
 
 // lineForm says how a line of a table of kind k is written.

@@ -77,7 +77,7 @@ func TestLexiconErrors(t *testing.T) {
 		{"key twice in a map", "[a: map]\n# doc of it here.\nspin up -> start\nspin up -> create\n", []string{`x.txt:4: "spin up" is already in table a at lexicon/x.txt:3`}},
 		{"sense without colon", "[s: senses]\n# doc of it here.\nopen page -> visit\n", []string{"x.txt:3: want verb: object words -> verbs"}},
 		{"sense without verbs", "[s: senses]\n# doc of it here.\nopen: page ->\n", []string{"x.txt:3: want verb: object words -> verbs"}},
-		{"sense with a stray parenthesis", "[s: senses]\n# doc of it here.\nput (far): list -> add\n", []string{"x.txt:3: a senses line holds no :, [, ], ( or )"}},
+		{"sense with a stray parenthesis", "[s: senses]\n# doc of it here.\nput (far): list -> add\n", []string{"x.txt:3: a senses line holds no [, ] or ( ) but (anywhere)"}},
 		{"colon in a map", "[a: map]\n# doc of it here.\na: b -> c\n", []string{"x.txt:3: a map line holds no :"}},
 		{"every wrong line", "[a: groups]\n# doc of it here.\nx\ny z\nw\n", []string{"x.txt:3: a group needs", "x.txt:5: a group needs"}},
 	} {
