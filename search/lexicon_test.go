@@ -12,7 +12,7 @@ import (
 )
 
 // The embedded lexicon loads with no error, every table says what the
-// ranking uses it for, and every table is bound to a name the code reads
+// ranking uses it for, its words are lowercase, and every table is bound to a name the code reads
 // (tables.go), each name to a table: a table added to a file and never
 // bound would be silently unused.
 func TestLexiconLoads(t *testing.T) {
@@ -41,6 +41,13 @@ func TestLexiconLoads(t *testing.T) {
 		}
 		for _, e := range tb.entries {
 			words += len(e.verbs) + len(e.words) + len(e.to)
+			// Queries are matched lowercased: a capital would never match,
+			// but in an SQL statement, written in capitals.
+			for _, w := range slices.Concat(e.verbs, e.words, e.to) {
+				if strings.ToLower(w) != w && !strings.HasPrefix(tb.name, "sql-") {
+					t.Errorf("%v: %q in table %s has a capital", place{tb.at.file, e.line}, w, tb.name)
+				}
+			}
 		}
 	}
 	// The tables held about 2,770 word literals in Go; a file that stops
