@@ -34,9 +34,9 @@ const (
 	kindSenses tableKind = "senses" // verb: object words -> verbs
 )
 
-// anywhere, after a sense's verb, lets its object be anywhere after the
+// lexAnywhere, after a sense's verb, lets its object be anywhere after the
 // verb.
-const anywhere = "(anywhere)"
+const lexAnywhere = "(anywhere)"
 
 // lexicon is the tables by name.
 type lexicon map[string]*lexTable
@@ -46,7 +46,7 @@ type lexicon map[string]*lexTable
 type lexTable struct {
 	name, doc string
 	kind      tableKind
-	at        place // of the header
+	at        lexPlace // of the header
 	entries   []lexLine
 }
 
@@ -62,19 +62,19 @@ type lexLine struct {
 // lexiconError is a line of the lexicon that is not as its table's kind
 // wants: where it is and what was expected.
 type lexiconError struct {
-	at  place
+	at  lexPlace
 	msg string
 }
 
 func (e *lexiconError) Error() string { return e.at.String() + ": " + e.msg }
 
-// place is a line of a file of the lexicon.
-type place struct {
+// lexPlace is a line of a file of the lexicon.
+type lexPlace struct {
 	file string
 	line int
 }
 
-func (p place) String() string { return p.file + ":" + strconv.Itoa(p.line) }
+func (p lexPlace) String() string { return p.file + ":" + strconv.Itoa(p.line) }
 
 // mustLoadLexicon loads the lexicon under fsys's lexicon directory, and
 // panics if it does not load.
@@ -112,15 +112,19 @@ func loadLexicon(fsys fs.FS) (lexicon, error) {
 // parse adds the tables of file, whose text is text, to lx.
 func (lx lexicon) parse(file, text string) []error {
 	var errs []error
-	fail := func(at place, format string, args ...any) {
+	fail := func(at lexPlace, format string, args ...any) {
 		errs = append(errs, &lexiconError{at, fmt.Sprintf(format, args...)})
 	}
 	var cur *lexTable
+	written := 0 // lines under cur's header, right or wrong
 	end := func() {
-		if cur != nil && cur.doc == "" {
+		if cur == nil || !cur.kind.known() {
+			return
+		}
+		if cur.doc == "" {
 			fail(cur.at, "table %s has no comment under its header saying what the ranking uses it for", cur.name)
 		}
-		if cur != nil && len(cur.entries) == 0 {
+		if written == 0 {
 			fail(cur.at, "table %s has no lines", cur.name)
 		}
 	}
@@ -130,14 +134,14 @@ func (lx lexicon) parse(file, text string) []error {
 	nLines, nWords := sizes(text)
 	all, start := make([]lexLine, 0, nLines), 0
 	words := make([]string, 0, nWords)
-	at := place{file, 0}
+	at := lexPlace{file, 0}
 	for line := range strings.Lines(text) {
 		at.line++
 		line = strings.TrimSpace(line)
 		switch {
 		case line == "":
 		case strings.HasPrefix(line, "#"):
-			if cur != nil && len(cur.entries) == 0 {
+			if cur != nil && written == 0 {
 				cur.doc = strings.TrimSpace(cur.doc + " " + strings.TrimSpace(line[1:]))
 			}
 		case strings.HasPrefix(line, "["):
@@ -146,11 +150,13 @@ func (lx lexicon) parse(file, text string) []error {
 			if msg != "" {
 				fail(at, "%s", msg)
 			}
-			cur, start = t, len(all)
+			cur, start, written = t, len(all), 0
 			clear(seen)
 		case cur == nil:
 			fail(at, "words before any table: want a header [name: kind] first")
+		case !cur.kind.known(): // the header's error says it all
 		default:
+			written++
 			e, msg := parseLine(cur.kind, line, &words)
 			if msg == "" {
 				msg = repeated(cur, e, seen, at.line)
@@ -182,7 +188,7 @@ func sizes(text string) (lines, words int) {
 // header reads a table's header, [name: kind], and adds the table to lx.
 // It returns a table to read lines into even when the header is wrong,
 // so that the lines after it are checked too, and what is wrong.
-func (lx lexicon) header(at place, line string) (*lexTable, string) {
+func (lx lexicon) header(at lexPlace, line string) (*lexTable, string) {
 	t := &lexTable{at: at}
 	inner, ok := strings.CutSuffix(line[1:], "]")
 	name, kind, colon := strings.Cut(inner, ":")
@@ -223,10 +229,10 @@ func parseLine(k tableKind, line string, buf *[]string) (lexLine, string) {
 		if !ok {
 			return e, "want " + lineForm(k)
 		}
-		head, e.anywhere = strings.CutSuffix(strings.TrimSpace(head), anywhere)
+		head, e.anywhere = strings.CutSuffix(strings.TrimSpace(head), lexAnywhere)
 		e.verbs, rest = lexFields(buf, head), objects
 		if strings.ContainsAny(head, "[]()") {
-			return e, fmt.Sprintf("a %s line holds no [, ] or ( ) but %s: %s", k, anywhere, lineForm(k))
+			return e, fmt.Sprintf("a %s line holds no [, ] or ( ) but %s: %s", k, lexAnywhere, lineForm(k))
 		}
 	}
 	left, right, arrow := strings.Cut(rest, "->")
@@ -269,7 +275,7 @@ func lineForm(k tableKind) string {
 	case kindPairs:
 		return "two words"
 	case kindSenses:
-		return "verb: object words -> verbs (verb " + anywhere + ": when the object may be anywhere after it)"
+		return "verb: object words -> verbs (verb " + lexAnywhere + ": when the object may be anywhere after it)"
 	}
 	return "words"
 }
@@ -286,7 +292,7 @@ func repeated(t *lexTable, e lexLine, seen map[string]int, line int) string {
 	}
 	for _, k := range keys {
 		if first, ok := seen[k]; ok {
-			return fmt.Sprintf("%q is already in table %s at %v", k, t.name, place{t.at.file, first})
+			return fmt.Sprintf("%q is already in table %s at %v", k, t.name, lexPlace{t.at.file, first})
 		}
 		seen[k] = line
 	}
@@ -356,7 +362,7 @@ func (lx lexicon) phrases(name string) map[string]string {
 	t := lx.lookup(name, kindMap)
 	for _, e := range t.entries {
 		if len(e.to) == 0 {
-			panic(fmt.Sprintf("search: %v: table %s wants words after ->", place{t.at.file, e.line}, name))
+			panic(fmt.Sprintf("search: %v: table %s wants words after ->", lexPlace{t.at.file, e.line}, name))
 		}
 		out[strings.Join(e.words, " ")] = strings.Join(e.to, " ")
 	}

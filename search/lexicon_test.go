@@ -45,7 +45,7 @@ func TestLexiconLoads(t *testing.T) {
 			// but in an SQL statement, written in capitals.
 			for _, w := range slices.Concat(e.verbs, e.words, e.to) {
 				if strings.ToLower(w) != w && !strings.HasPrefix(tb.name, "sql-") {
-					t.Errorf("%v: %q in table %s has a capital", place{tb.at.file, e.line}, w, tb.name)
+					t.Errorf("%v: %q in table %s has a capital", lexPlace{tb.at.file, e.line}, w, tb.name)
 				}
 			}
 		}
@@ -59,7 +59,8 @@ func TestLexiconLoads(t *testing.T) {
 
 // A line that is not as its table's kind wants is an error that names the
 // file, the line and what was expected; every wrong line is reported, not
-// only the first, and nothing panics.
+// only the first, each once (no error follows from another), and nothing
+// panics.
 func TestLexiconErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
@@ -86,6 +87,7 @@ func TestLexiconErrors(t *testing.T) {
 		{"sense without verbs", "[s: senses]\n# doc of it here.\nopen: page ->\n", []string{"x.txt:3: want verb: object words -> verbs"}},
 		{"sense with a stray parenthesis", "[s: senses]\n# doc of it here.\nput (far): list -> add\n", []string{"x.txt:3: a senses line holds no [, ] or ( ) but (anywhere)"}},
 		{"colon in a map", "[a: map]\n# doc of it here.\na: b -> c\n", []string{"x.txt:3: a map line holds no :"}},
+		{"lines under a wrong header", "[a: list]\n# doc of it here.\nx -> y\n[b: set]\n# doc of it here.\nx -> y\n", []string{"x.txt:1: table a: kind", "x.txt:6: want words"}},
 		{"every wrong line", "[a: groups]\n# doc of it here.\nx\ny z\nw\n", []string{"x.txt:3: a group needs", "x.txt:5: a group needs"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -98,6 +100,9 @@ func TestLexiconErrors(t *testing.T) {
 				t.Errorf("%v is no lexiconError", err)
 			}
 			msg := err.Error()
+			if n := strings.Count(msg, "\n") + 1; n != len(c.want) {
+				t.Errorf("%d errors, want %d: %s", n, len(c.want), msg)
+			}
 			for _, w := range c.want {
 				i := strings.Index(msg, w)
 				if i < 0 {
