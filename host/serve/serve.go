@@ -158,9 +158,14 @@ func (s *Server) Running() int { return s.runs.inFlight() }
 func (s *Server) Refresh() { s.sync() }
 
 // sync declares tools[] as the host assembles it now: Exec and the flat
-// tools.
+// tools. Exec is declared while servers are configured even if none has
+// given a tool yet (offersExec).
 func (s *Server) sync() {
-	decls := s.shared.Request(nil).Tools
+	req := s.shared.Request(nil)
+	decls := req.Tools
+	if s.offersExec(req) {
+		decls = append([]execlua.ToolDeclaration{execlua.Declaration()}, decls...)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if slices.EqualFunc(decls, s.declared, sameDeclaration) {
@@ -226,17 +231,15 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		return mcp.NewToolResultError(rec.Result.Text), nil
 	}
 	defer end()
-	conv := s.conversation(ctx)
-	// The announcement is decided and recorded before the run, so that two
-	// Exec calls of one conversation at once deliver it once.
-	conv.mu.Lock()
-	var content []mcp.Content
-	if a := s.shared.Request(conv.history).Announcement; a != nil {
-		conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
-		content = append(content, mcp.NewTextContent(a.Text))
+	content, ok := s.announce(s.conversation(ctx))
+	if !ok {
+		// Declared while no server has given a tool (offersExec): say
+		// where each server is instead of running a script with nothing
+		// to call.
+		rec.Result, rec.Duration = noToolsYet(s.host.Servers(), time.Now()), time.Since(start)
+		s.ran(rec)
+		return mcp.NewToolResultError(rec.Result.Text), nil
 	}
-	conv.mu.Unlock()
-
 	run, messages := collect(inSession(run))
 	run, decision := s.observe(run, who)
 	report, delivered := progress(ctx, req)
@@ -252,6 +255,25 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
 	}
 	return &mcp.CallToolResult{Content: append(content, messages()...), IsError: res.IsError}, nil
+}
+
+// announce returns the announcement conv has yet to hear, recording it as
+// heard, or false when the pool is empty. The announcement is decided and
+// recorded before the run, so that two Exec calls of one conversation at
+// once deliver it once.
+func (s *Server) announce(conv *conversation) ([]mcp.Content, bool) {
+	conv.mu.Lock()
+	defer conv.mu.Unlock()
+	now := s.shared.Request(conv.history)
+	if now.Assembly.Exec == execlua.ExecEmptyPool {
+		return nil, false
+	}
+	a := now.Announcement
+	if a == nil {
+		return nil, true
+	}
+	conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
+	return []mcp.Content{mcp.NewTextContent(a.Text)}, true
 }
 
 // turnedAway is the result of an Exec call the server did not run.
