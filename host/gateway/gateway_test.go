@@ -67,6 +67,8 @@ type rigOptions struct {
 	gw       gateway.Options
 	serve    serve.Options
 	settings string // a settings file for the host; "" for none
+	// listener, when set, wraps the rig's listener.
+	listener func(net.Listener) net.Listener
 }
 
 func start(t testing.TB, o rigOptions) *rig {
@@ -105,6 +107,9 @@ func start(t testing.TB, o rigOptions) *rig {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.listener != nil {
+		ln = o.listener(ln)
 	}
 	r := &rig{base: "http://" + ln.Addr().String(), host: h, gw: gw, gate: g, served: make(chan error, 1), metrics: m}
 	r.url = r.base + "/mcp"

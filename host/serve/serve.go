@@ -22,7 +22,8 @@ import (
 
 // Options configure a Server. The zero value (and nil) names the server
 // "execlua" with version "dev", takes at most DefaultMaxRuns runs at once
-// and DefaultMaxRunsPerClient of one client, and tells nobody of them.
+// and DefaultMaxRunsPerClient of one client, gives a client
+// DefaultWriteStall to take each write, and tells nobody of them.
 type Options struct {
 	// Name and Version are what the server reports in initialize.
 	Name, Version string
@@ -35,12 +36,19 @@ type Options struct {
 	// Observers are told of every Exec call and every call through the
 	// host's funnel that clients' requests make.
 	Observers []Observer
+	// WriteStall bounds how long one write of an HTTP response may wait
+	// for the client to take it (default DefaultWriteStall): a client that
+	// stops reading loses its connection, and so its run, rather than hold
+	// them for good. It bounds each write, not the response, which streams
+	// for as long as its run lasts.
+	WriteStall time.Duration
 }
 
 // Defaults of Options.
 const (
 	DefaultMaxRuns          = 32
 	DefaultMaxRunsPerClient = 4
+	DefaultWriteStall       = 30 * time.Second
 )
 
 // Server is the MCP server. Its methods are safe for concurrent use.
@@ -111,6 +119,9 @@ func withDefaults(opts *Options) Options {
 	if o.MaxRunsPerClient == 0 {
 		o.MaxRunsPerClient = DefaultMaxRunsPerClient
 	}
+	if o.WriteStall <= 0 {
+		o.WriteStall = DefaultWriteStall
+	}
 	return o
 }
 
@@ -131,7 +142,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 func (s *Server) Handler() http.Handler {
 	h := server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		stream := newPostStream(w)
+		stream := newPostStream(w, s.opts.WriteStall)
 		ctx := context.WithValue(r.Context(), streamKey{}, stream)
 		ctx = context.WithValue(ctx, remoteKey{}, r.RemoteAddr)
 		h.ServeHTTP(stream, r.WithContext(ctx))
