@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,7 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/execlua/execlua"
 
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/gateway"
@@ -138,6 +144,49 @@ return err`, false)), "\n")
 	stop()
 	h.Close()
 	check()
+}
+
+// A nested call's server progress reaches the client that sent a
+// progress token with its Exec call, through the gateway, as lines of the
+// live summary, in order and before the result (SUM-4).
+func TestServerProgressReachesTheClient(t *testing.T) {
+	h, s := startServer(t, &host.Options{InProcess: map[string]*server.MCPServer{"fx": fixture.New(false).Server}})
+	url, _ := serveGateway(t, s, &gateway.Options{Tokens: []string{"tok"}})
+	c, _ := connect(t, url, bearer("tok"))
+	var mu sync.Mutex
+	var got []string
+	released := make(chan error, 1)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != "notifications/progress" {
+			return
+		}
+		msg, _ := n.Params.AdditionalFields["message"].(string)
+		mu.Lock()
+		got = append(got, msg)
+		mu.Unlock()
+		if strings.HasSuffix(msg, "3/3 step 3") {
+			go func() {
+				_, err := h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
+				released <- err
+			}()
+		}
+	})
+	res := execCall(t, c, `return tools.mcp__fx__progress{ n = 3 }`, true)
+	if txt := texts(res); res.IsError || !strings.Contains(txt[len(txt)-1], "done") {
+		t.Fatalf("Exec = %q", txt)
+	}
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"1 tool call\nmcp__fx__progress"}
+	for i := 1; i <= 3; i++ {
+		want = append(want, fmt.Sprintf("1 tool call\nmcp__fx__progress\nmcp__fx__progress: %d/3 step %d", i, i))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("progress messages when the result came (-want +got):\n%s", d)
+	}
 }
 
 // waitReady starts the host's servers again until they are all ready: at
