@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,6 +47,9 @@ func serveGateway(t testing.TB, s *serve.Server, opts *gateway.Options) (url str
 	served := make(chan error, 1)
 	go func() { served <- gw.Serve(ln) }()
 	stop = sync.OnceFunc(func() {
+		// A connection the clients' transport opened and never sent a
+		// request on would hold Shutdown for 5 s (net/http's rule).
+		http.DefaultClient.CloseIdleConnections()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := gw.Shutdown(ctx); err != nil {
@@ -92,12 +96,14 @@ func TestExecOfferedBeforeAnyServerConnects(t *testing.T) {
 	settingsFile := filepath.Join(dir, "settings.json")
 	writeFile(t, settingsFile, `{"permissions": {"allow": ["mcp__late"]}}`)
 	states := make(chan host.ServerStatus, 1000)
+	changed := make(chan struct{}, 1000)
 	h, s := startServer(t, &host.Options{
 		Servers: map[string]host.ServerConfig{"late": {Command: script,
 			Env: map[string]string{"GATE": gate, "FIXTURE": exe, fixture.Env: fixture.Stdio}}},
 		Settings:      settings.Paths{User: settingsFile},
 		CallTimeout:   2 * time.Second, // how long a call waits for a restart
 		OnServerState: func(st host.ServerStatus) { states <- st },
+		OnChange:      func() { changed <- struct{}{} },
 	})
 	url, stop := serveGateway(t, s, &gateway.Options{Tokens: []string{"tok"}})
 	c, _ := connect(t, url, bearer("tok"))
@@ -109,14 +115,18 @@ func TestExecOfferedBeforeAnyServerConnects(t *testing.T) {
 	const call = `return tools.mcp__late__echo{ n = 1 }`
 	res := execCall(t, c, call, false)
 	got := strings.Join(texts(res), "\n")
-	for _, want := range []string{"Exec did not run: no MCP server has given any tools yet", "- late (stdio): ", "late: not configured yet", "(last error: ", "; retried "} {
+	for _, want := range []string{"Exec did not run: no MCP server has given Exec any tools yet", "- late (stdio): ", "late: not configured yet", "(last error: ", "; retried "} {
 		if !res.IsError || !strings.Contains(got, want) {
 			t.Errorf("Exec before the server started: %q (error %v), want %q in it", got, res.IsError, want)
 		}
 	}
 
+	for len(changed) > 0 {
+		<-changed
+	}
 	writeFile(t, gate, "")
 	waitReady(t, h, states)
+	<-changed // the server's tools reached the host's sessions (they follow its state)
 	got = strings.Join(texts(execCall(t, c, call, false)), "\n")
 	if !strings.HasSuffix(got, `{"n":1}`) || !strings.Contains(got, "mcp__late__echo") {
 		t.Errorf("Exec once the server started = %q, want the announcement then the call's result", got)

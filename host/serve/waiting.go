@@ -37,7 +37,7 @@ func (s *Server) offersExec(req *execlua.Request) bool {
 // again.
 func noToolsYet(configured []host.ServerStatus, now time.Time) execlua.Result {
 	var b strings.Builder
-	b.WriteString("Exec did not run: no MCP server has given any tools yet, so a script has nothing to call. ")
+	b.WriteString("Exec did not run: no MCP server has given Exec any tools yet, so a script has nothing to call. ")
 	b.WriteString("Call Exec again once a server is ready; its tools are then callable without reconnecting.")
 	if len(configured) == 0 {
 		b.WriteString("\nNo MCP server is configured.")
@@ -59,7 +59,10 @@ func serverLine(st host.ServerStatus, now time.Time) string {
 	}
 	switch {
 	case st.State == servers.Ready:
-		return fmt.Sprintf("ready, with %d tools", st.ToolCount)
+		if st.ToolCount == 0 {
+			return "ready, with no tools"
+		}
+		return fmt.Sprintf("ready, with %d tools, none in Exec's pool (declared flat, or denied)", st.ToolCount)
 	case st.State == servers.Disabled:
 		return `disabled ("disabled": true in its entry), never started`
 	case st.State == servers.Starting:

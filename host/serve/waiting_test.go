@@ -22,6 +22,7 @@ func TestNoToolsYetSaysWhereEachServerIs(t *testing.T) {
 		{Name: "d", Transport: "stdio", State: servers.Failed, LastError: "no command given"},
 		{Name: "e", Transport: "stdio", State: servers.Disabled},
 		{Name: "f", Transport: "sse", State: servers.Restarting, Failures: 1, LastError: "EOF"},
+		{Name: "g", Transport: "in-process", State: servers.Ready, ToolCount: 2},
 	}
 	res := noToolsYet(status, now)
 	want := []string{
@@ -31,6 +32,7 @@ func TestNoToolsYetSaysWhereEachServerIs(t *testing.T) {
 		"- d (stdio): failed (last error: no command given); not retried until its entry changes",
 		`- e (stdio): disabled ("disabled": true in its entry), never started`,
 		"- f (sse): restarting after 1 failure (last error: EOF); retried now",
+		"- g (in-process): ready, with 2 tools, none in Exec's pool (declared flat, or denied)",
 	}
 	for _, w := range want {
 		if !strings.Contains(res.Text, w) {
