@@ -116,9 +116,14 @@ func start(t testing.TB, o rigOptions) *rig {
 	go func() { r.served <- gw.Serve(ln) }()
 	t.Cleanup(func() {
 		close(g.release)
+		// A connection the clients' transport opened and never sent a
+		// request on would hold Shutdown for 5 s (net/http's rule).
+		http.DefaultClient.CloseIdleConnections()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // runs still in flight are cancelled at once
-		gw.Shutdown(ctx)
+		if _, err := gw.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
 		if err := <-r.served; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
