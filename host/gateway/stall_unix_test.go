@@ -97,18 +97,7 @@ func (c *reportsClose) Close() error {
 // id.
 func initSession(t *testing.T, url string) string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initBody))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	resp := post(t, url, nil, initBody)
 	id := resp.Header.Get("Mcp-Session-Id")
 	if resp.StatusCode != http.StatusOK || id == "" {
 		t.Fatalf("initialize: %d, session %q", resp.StatusCode, id)
