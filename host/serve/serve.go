@@ -242,12 +242,12 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		return mcp.NewToolResultError(rec.Result.Text), nil
 	}
 	defer end()
-	content, ok := s.announce(s.conversation(ctx))
-	if !ok {
+	content, empty := s.announce(s.conversation(ctx))
+	if empty != nil {
 		// Declared while no server has given a tool (offersExec): say
 		// where each server is instead of running a script with nothing
 		// to call.
-		rec.Result, rec.Duration = noToolsYet(s.host.Servers(), time.Now()), time.Since(start)
+		rec.Result, rec.Duration = noToolsYet(s.host.Servers(), registered(empty), time.Now()), time.Since(start)
 		s.ran(rec)
 		return mcp.NewToolResultError(rec.Result.Text), nil
 	}
@@ -269,22 +269,21 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 }
 
 // announce returns the announcement conv has yet to hear, recording it as
-// heard, or false when the pool is empty. The announcement is decided and
-// recorded before the run, so that two Exec calls of one conversation at
-// once deliver it once.
-func (s *Server) announce(conv *conversation) ([]mcp.Content, bool) {
+// heard. The announcement is decided and recorded before the run, so that
+// two Exec calls of one conversation at once deliver it once. When the
+// pool is empty it announces nothing and returns the assembly as empty.
+func (s *Server) announce(conv *conversation) (content []mcp.Content, empty *execlua.Assembly) {
 	conv.mu.Lock()
 	defer conv.mu.Unlock()
 	now := s.shared.Request(conv.history)
 	if now.Assembly.Exec == execlua.ExecEmptyPool {
-		return nil, false
+		return nil, now.Assembly
 	}
-	a := now.Announcement
-	if a == nil {
-		return nil, true
+	if a := now.Announcement; a != nil {
+		conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
+		content = []mcp.Content{mcp.NewTextContent(a.Text)}
 	}
-	conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
-	return []mcp.Content{mcp.NewTextContent(a.Text)}, true
+	return content, nil
 }
 
 // turnedAway is the result of an Exec call the server did not run.

@@ -32,10 +32,21 @@ func (s *Server) offersExec(req *execlua.Request) bool {
 	return false
 }
 
+// registered reports whether the session's assembly has a tool, in the
+// pool or not.
+func registered(asm *execlua.Assembly) func(name string) bool {
+	names := map[string]bool{}
+	for _, t := range asm.Registered() {
+		names[t.Name] = true
+	}
+	return func(name string) bool { return names[name] }
+}
+
 // noToolsYet is the result of an Exec call made while the pool is empty:
 // each configured server's state, its last error, and whether it is tried
-// again.
-func noToolsYet(configured []host.ServerStatus, now time.Time) execlua.Result {
+// again. known says which tools the session has: a ready server whose
+// tools it has not yet has just connected.
+func noToolsYet(configured []host.ServerStatus, known func(string) bool, now time.Time) execlua.Result {
 	var b strings.Builder
 	b.WriteString("Exec did not run: no MCP server has given Exec any tools yet, so a script has nothing to call. ")
 	b.WriteString("Call Exec again once a server is ready; its tools are then callable without reconnecting.")
@@ -43,7 +54,7 @@ func noToolsYet(configured []host.ServerStatus, now time.Time) execlua.Result {
 		b.WriteString("\nNo MCP server is configured.")
 	}
 	for _, st := range configured {
-		fmt.Fprintf(&b, "\n- %s (%s): %s", st.Name, st.Transport, serverLine(st, now))
+		fmt.Fprintf(&b, "\n- %s (%s): %s", st.Name, st.Transport, serverLine(st, known, now))
 		if st.StderrTail != "" {
 			fmt.Fprintf(&b, "\n  last lines of its stderr: %s", strings.ReplaceAll(strings.TrimSpace(st.StderrTail), "\n", " | "))
 		}
@@ -52,17 +63,20 @@ func noToolsYet(configured []host.ServerStatus, now time.Time) execlua.Result {
 }
 
 // serverLine says where one server is, why, and whether it is retried.
-func serverLine(st host.ServerStatus, now time.Time) string {
+func serverLine(st host.ServerStatus, known func(string) bool, now time.Time) string {
 	why := ""
 	if st.LastError != "" {
 		why = " (last error: " + st.LastError + ")"
 	}
 	switch {
 	case st.State == servers.Ready:
-		if st.ToolCount == 0 {
-			return "ready, with no tools"
+		switch {
+		case len(st.Tools) == 0:
+			return "ready; it has no tools"
+		case !known(st.Tools[0].Name):
+			return fmt.Sprintf("ready; its tools (%d) are joining the pool now: call Exec again", len(st.Tools))
 		}
-		return fmt.Sprintf("ready, with %d tools, none in Exec's pool (declared flat, or denied)", st.ToolCount)
+		return fmt.Sprintf("ready; every tool it has (%d) is outside Exec's pool (declared flat, or denied)", st.ToolCount)
 	case st.State == servers.Disabled:
 		return `disabled ("disabled": true in its entry), never started`
 	case st.State == servers.Starting:

@@ -22,9 +22,12 @@ func TestNoToolsYetSaysWhereEachServerIs(t *testing.T) {
 		{Name: "d", Transport: "stdio", State: servers.Failed, LastError: "no command given"},
 		{Name: "e", Transport: "stdio", State: servers.Disabled},
 		{Name: "f", Transport: "sse", State: servers.Restarting, Failures: 1, LastError: "EOF"},
-		{Name: "g", Transport: "in-process", State: servers.Ready, ToolCount: 2},
+		{Name: "g", Transport: "in-process", State: servers.Ready, ToolCount: 1, Tools: []host.ToolStatus{{Name: "mcp__g__flat"}}},
+		{Name: "h", Transport: "in-process", State: servers.Ready, ToolCount: 2, Tools: []host.ToolStatus{{Name: "mcp__h__a"}, {Name: "mcp__h__b"}}},
+		{Name: "i", Transport: "in-process", State: servers.Ready},
 	}
-	res := noToolsYet(status, now)
+	known := func(name string) bool { return name == "mcp__g__flat" }
+	res := noToolsYet(status, known, now)
 	want := []string{
 		"- a (stdio): starting: its first start is under way",
 		"- b (http): restarting after 2 failures in a row (last error: connection refused); retried in 4s",
@@ -32,7 +35,9 @@ func TestNoToolsYetSaysWhereEachServerIs(t *testing.T) {
 		"- d (stdio): failed (last error: no command given); not retried until its entry changes",
 		`- e (stdio): disabled ("disabled": true in its entry), never started`,
 		"- f (sse): restarting after 1 failure (last error: EOF); retried now",
-		"- g (in-process): ready, with 2 tools, none in Exec's pool (declared flat, or denied)",
+		"- g (in-process): ready; every tool it has (1) is outside Exec's pool (declared flat, or denied)",
+		"- h (in-process): ready; its tools (2) are joining the pool now: call Exec again",
+		"- i (in-process): ready; it has no tools",
 	}
 	for _, w := range want {
 		if !strings.Contains(res.Text, w) {
@@ -42,7 +47,7 @@ func TestNoToolsYetSaysWhereEachServerIs(t *testing.T) {
 	if !res.IsError || !errors.Is(res.Err, ErrNoToolsYet) {
 		t.Errorf("result = %+v, want an error matching ErrNoToolsYet", res)
 	}
-	if res := noToolsYet(nil, now); !strings.Contains(res.Text, "No MCP server is configured.") {
+	if res := noToolsYet(nil, known, now); !strings.Contains(res.Text, "No MCP server is configured.") {
 		t.Errorf("with no server: %q", res.Text)
 	}
 }
