@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -559,3 +560,19 @@ func writeFile(t *testing.T, path, data string) {
 type tWriter struct{ t *testing.T }
 
 func (w tWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+// ErrorKind names an error by the first sentinel it matches, wrapped or
+// not; any other error is a tool's.
+func TestErrorKind(t *testing.T) {
+	for err, want := range map[error]string{
+		nil:                                "",
+		serve.ErrNoToolsYet:                "no_tools_yet",
+		fmt.Errorf("x: %w", serve.ErrBusy): "busy",
+		&serve.BusyError{Limit: 1}:         "busy",
+		errors.New("the server broke"):     "tool",
+	} {
+		if got := gateway.ErrorKind(err); got != want {
+			t.Errorf("ErrorKind(%v) = %q, want %q", err, got, want)
+		}
+	}
+}
