@@ -14,7 +14,7 @@ import (
 // ErrNoToolsYet is an Exec call answered without a run because the pool
 // is empty while servers are configured: none of them has given a tool
 // yet (they are starting, restarting or failed).
-var ErrNoToolsYet = errors.New("no MCP server has given any tools yet")
+var ErrNoToolsYet = errors.New("no MCP server has given Exec any tools yet")
 
 // offersExec reports whether tools[] gets Exec although the pool is empty
 // (POOL-3 leaves it out): a gateway with servers configured offers Exec
