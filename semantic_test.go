@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/execlua/execlua/internal/embedtest"
 	"github.com/execlua/execlua/search"
@@ -117,5 +118,26 @@ func TestSemanticFallbackInRun(t *testing.T) {
 	}
 	if err := s.PrepareSearch(context.Background()); !errors.Is(err, down) {
 		t.Errorf("PrepareSearch = %v, want the embedder's error", err)
+	}
+}
+
+// Waiting for the embedder is the script's time, as all of ToolSearch is:
+// the run's budget ends the wait, before the Semantic's own Timeout, and
+// the run fails on its budget, not on a fallback.
+func TestSemanticWaitIsScriptTime(t *testing.T) {
+	stopped := make(chan error, 1)
+	sem := NewSemantic(EmbedderFunc(func(ctx context.Context, _ []string) ([][]float32, error) {
+		<-ctx.Done()
+		stopped <- context.Cause(ctx)
+		return nil, ctx.Err()
+	}), &SemanticOptions{Timeout: time.Hour, OnFallback: func(err error) { t.Errorf("fell back: %v", err) }})
+	notes := crmTools(t, "notes", "stash_note", "Keep a note aside for later.")
+	s := newSession(t, &fakeFunnel{}, &Options{Tools: with(builtins(), notes), Semantic: sem, Limits: Limits{Budget: 50 * time.Millisecond}})
+	res := run(s, `return tools.ToolSearch{ query = "stash the customer" }`)
+	if !errors.Is(res.Err, ErrBudgetExceeded) {
+		t.Errorf("run: %v (%s), want ErrBudgetExceeded", res.Err, res.Text)
+	}
+	if cause := <-stopped; !errors.Is(cause, ErrBudgetExceeded) {
+		t.Errorf("the embedder's context ended with %v, want the budget", cause)
 	}
 }
