@@ -89,48 +89,20 @@ func TestSemanticKeepsContract(t *testing.T) {
 	// archive, and fetch means nothing the pool has.
 	adversary := map[string]string{"unrelated": "widget", "update": "archive", "fetch": "zzz", "read": "widget"}
 	sem := NewSemantic(embedtest.New(1024, adversary), nil)
-	exact := []pool.Tool{
-		mcpTool("srv", "fetch_all", "Fetch everything; like mcp__srv__fetch but for all records."),
-		mcpTool("srv", "prefetch", "Warm the cache."),
-		mcpTool("other", "fetch", "Fetch from the other server."),
-		mcpTool("srv", "fetch", "Fetch one record."),
-		mcpTool("fs", "read", "Read a file."),
-		builtinTool("Read", "Read a file from disk."),
+	x := NewIndex(append(exactPool(),
 		mcpTool("crm", "archive_contact", "Move a contact to the archive."),
-		mcpTool("crm", "update_contact", "Change a contact."),
-	}
-	x := NewIndex(exact)
-	for query, want := range map[string]string{
+		mcpTool("crm", "update_contact", "Change a contact.")))
+	wantFirstBy(t, func(args string) Result { return semSearch(t, sem, x, args) }, map[string]string{
 		"mcp__srv__fetch":        "mcp__srv__fetch",
 		"tools.mcp__srv__fetch":  "mcp__srv__fetch",
 		"read":                   "Read",
 		"update_contact":         "mcp__crm__update_contact",
 		"update_contact archive": "mcp__crm__update_contact",
-	} {
-		if got := names(semSearch(t, sem, x, q(query))); len(got) == 0 || got[0] != want {
-			t.Errorf("query %q: got %v, want %s first", query, got, want)
-		}
-	}
-	tiers := []pool.Tool{
-		mcpTool("s", "zzz", "Unrelated."),
-		mcpTool("s", "two", "Works on the widget."),
-		{Name: "mcp__s__one", Description: "Unrelated.", SearchHint: "widget things", Kind: pool.MCP, Server: "s", ServerTool: "one"},
-		mcpTool("t", "widgets_x", "Unrelated."),
-		builtinTool("WidgetMaker", "Unrelated."),
-		mcpTool("s", "superwidgetry", "Unrelated."),
-		mcpTool("s", "widget_y", "Unrelated."),
-		builtinTool("widget", "Unrelated."),
-		builtinTool("Megawidget", "Unrelated."),
-		mcpTool("u", "gadget", "Unrelated."), // no lexical hit; semantically a widget
-	}
+	})
+	tiers := append(tierPool(), mcpTool("u", "gadget", "Unrelated.")) // no lexical hit; semantically a widget
 	var many []pool.Tool
 	for i := range 60 {
 		many = append(many, mcpTool("s", "widget_"+string(rune('a'+i/26))+string(rune('a'+i%26)), ""))
-	}
-	hinted := []pool.Tool{
-		mcpTool("a", "mover", "Moves objects to a new place; a teleport of sorts."),
-		{Name: "mcp__b__relocate", Description: "Relocates objects.", SearchHint: "teleport things", Kind: pool.MCP, Server: "b", ServerTool: "relocate"},
-		mcpTool("c", "other", "Unrelated."),
 	}
 	for _, c := range []struct {
 		tools []pool.Tool
@@ -141,7 +113,7 @@ func TestSemanticKeepsContract(t *testing.T) {
 		{tiers, `{"query":"select:mcp__u__gadget, widget,nope","max_results":1}`, nil},
 		{tiers, `{"query":"  "}`, nil},
 		{many, `{"query":"widget","max_results":12}`, nil},
-		{hinted, q("teleport"), nil},
+		{hintPool(), q("teleport"), nil},
 	} {
 		lex := doSearch(t, c.tools, c.args)
 		res := semSearch(t, sem, NewIndex(c.tools), c.args)
