@@ -28,7 +28,7 @@
 //     synonym or broader word, a looser relation, a prefix, one edit away
 //     for words of five letters or more (two letters swapped for four),
 //     unless the vocabulary knows the word), and how rare the word is in
-//     the pool. The curated vocabulary (vocab.go) is written from general
+//     the pool. The curated vocabulary (lexicon/) is written from general
 //     knowledge of what tools do; a phrasal verb (spin up, tear down)
 //     means its verb, also with its object between (turn the dag back on)
 //     unless it means something else apart (kick a laptop off the network
@@ -113,6 +113,25 @@
 //     tool that cannot destroy anything, the tool with less of its name
 //     left unmatched, the tool named for searching or listing (the one to
 //     start from); then the name.
+//
+// The lexicon: the word tables the ranking reads are data, in plain-text
+// files under lexicon/ embedded in the package and loaded once when it
+// starts (lexicon.go), each table bound in tables.go to the name the
+// ranking reads it by. synonyms.txt holds the synonym groups of verbs and
+// nouns and the looser relations, narrower.txt the narrower words,
+// phrasal.txt the phrasal verbs, senses.txt the verbs' senses by object,
+// function.txt the function words (stop words, determiners, particles,
+// question words, words before a date or an SQL statement), roles.txt
+// the words by the role they give a query (read, change, destroy, run;
+// posting, telling), forms.txt irregular plurals and abbreviations. In
+// each file a line beginning with # is a comment; [name: kind] begins a
+// table, and the comment under it says what the ranking uses it for. A
+// set's lines are words; a groups table has one group of words that mean
+// one another a line; a map's lines are key words -> value words; a pairs
+// table has two words a line; a senses table's lines are
+// verb: object words -> verbs. A line not as its table's kind wants is
+// reported with its file and line and what was expected, and fails
+// TestLexiconLoads.
 //
 // Keyword results are capped at DefaultResults, or at max_results clamped
 // to [1, MaxResults]; Result.Total counts every hit.

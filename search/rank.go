@@ -1097,9 +1097,6 @@ func pastOrDenied(all []keyword, h int) bool {
 	return false
 }
 
-// negations deny the verb after them.
-var negations = wordSet("not", "t", "never", "cannot", "cant", "dont", "no")
-
 // phrasalVerbs are the verbs of the phrasal pairs (take of take down).
 var phrasalVerbs = func() map[string]bool {
 	out := map[string]bool{}
@@ -1110,68 +1107,10 @@ var phrasalVerbs = func() map[string]bool {
 	return out
 }()
 
-// weekdays are the days of the week, and dateWords what comes before
-// one that is a date.
-var (
-	weekdays  = wordSet("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-	dateWords = wordSet("next", "this", "last", "every", "on", "by", "until", "till", "before", "after", "since", "from", "to")
-)
-
-// politeWords begin a clause before its verb.
-var politeWords = wordSet("please", "pls", "can", "could", "would", "will", "you", "u", "kindly", "just", "also", "then", "and", "now", "so")
-
-// throughWords, before a server's name, say it is where to look.
-var throughWords = wordSet("via", "using", "through", "with", "in", "on", "from")
-
-// determiners come before a noun: the email of "Karen's email" or "the
-// email" is no verb.
-var determiners = wordSet("s", "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "this", "that")
-
 // isParticle reports whether w is an adverb particle that can stand after a
 // verb's object (turn it on, shut it down, let them know), unlike a
 // preposition (look into, buy from).
 func isParticle(w string) bool { return particles[w] }
-
-var particles = wordSet("on", "off", "up", "down", "out", "back", "away", "over", "know")
-
-// copulas begin a question on what is, which has no verb of action.
-var copulas = wordSet("is", "are", "was", "were")
-
-// questionImplies are the words a question's first word asks for: when
-// a date, and where is my package asks to track it (not for a place).
-// Who is left out: who maintains a gem asks for its owners, not users.
-var questionImplies = map[string]string{"when": "date", "where": "track"}
-
-// batchPhrases ask for many things done by one call.
-var batchPhrases = map[[2]string]bool{
-	{"one", "go"}: true, {"one", "call"}: true, {"one", "request"}: true,
-	{"at", "once"}: true, {"one", "shot"}: true, {"one", "batch"}: true,
-}
-
-// yesNo begin a question answered yes or no.
-var yesNo = wordSet("is", "are", "does", "do")
-
-// questionWords begin a question.
-var questionWords = wordSet("what", "which", "who", "whose", "is", "are", "does", "do", "how", "when", "where", "whats")
-
-// postWords are verbs of posting: after one, the text after a label is
-// what to post.
-var postWords = wordSet("post", "tweet", "send", "publish", "comment", "text", "email", "mail", "skeet", "toot", "share", "reply", "respond")
-
-// mediumWords, first in a query, are verbs of sending by a medium (email
-// the team that ...).
-var mediumWords = wordSet("email", "mail", "text", "sms")
-
-// messageNouns are what a message is written as: before saying, its
-// content follows (a note saying it is approved).
-var messageNouns = wordSet("note", "message", "comment", "reply", "email", "mail", "post", "text", "tweet", "status", "announcement", "sms", "dm", "card", "letter", "update", "toot", "skeet", "memo", "notice", "banner", "title", "subject", "body", "description")
-
-// sayWords begin a message's content; after tellWords, so does that.
-var (
-	sayWords  = wordSet("saying", "says", "stating")
-	tellWords = wordSet("tell", "telling", "notify", "inform", "let", "say", "remind",
-		"reply", "respond", "answer", "warn", "confirm", "announce", "message", "ping", "dm", "ask", "write", "note", "remember")
-)
 
 // token is one whitespace-separated piece of a query; value marks what
 // looks like an argument rather than a description of the tool: quoted
@@ -1293,11 +1232,6 @@ func sqlStatements(toks []token) {
 		i = end - 1
 	}
 }
-
-var (
-	sqlStart  = wordSet("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
-	sqlClause = wordSet("FROM", "INTO", "SET", "WHERE", "VALUES")
-)
 
 // valueKind names what a value token is, when its shape says: a URL, an
 // email address (whose user), a #channel, a file name or path, an owner/name
@@ -1497,8 +1431,6 @@ func browses(e *entry) bool {
 	}
 	return false
 }
-
-var browseVerbs = wordSet("search", "list", "query", "find", "browse")
 
 func kindOrder(a, b *entry) int {
 	if a.mcp {

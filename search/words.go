@@ -186,16 +186,6 @@ func singular(w string) string {
 	return w
 }
 
-// irregularPlurals are the plurals of words tools name that no ending
-// rule folds (indices, children, and menus, whose -us is no status's).
-// Plurals that are also verbs' forms (leaves, lives, analyses) are left
-// out.
-var irregularPlurals = map[string]string{
-	"menus": "menu", "gurus": "guru", "haikus": "haiku", "indices": "index", "matrices": "matrix", "vertices": "vertex", "appendices": "appendix",
-	"children": "child", "women": "woman", "criteria": "criterion", "mice": "mouse",
-	"geese": "goose", "feet": "foot", "teeth": "tooth", "phenomena": "phenomenon",
-}
-
 // foldsE reports whether stem drops the final e of w, after its plural
 // (take, takes, notes): such a stem is also that of words with no e
 // (taks), which are no forms of w.
@@ -218,89 +208,16 @@ func undouble(w string) string {
 	return w
 }
 
-// stopWords carry no meaning in a query ("how do I list the issues",
-// "what's on my calendar"). They are dropped from queries that have other
-// words, and from descriptions when phrases are compared.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "to": true, "of": true, "for": true,
-	"in": true, "on": true, "at": true, "by": true, "with": true, "from": true,
-	"into": true, "and": true, "or": true, "is": true, "are": true, "be": true,
-	"do": true, "does": true, "i": true, "me": true, "my": true, "we": true,
-	"our": true, "you": true, "your": true, "it": true, "its": true,
-	"this": true, "that": true, "these": true, "those": true, "how": true,
-	"what": true, "which": true, "can": true, "could": true, "should": true,
-	"would": true, "will": true, "please": true, "want": true, "need": true,
-	"some": true, "any": true, "all": true, "using": true, "use": true,
-	"via": true, "as": true, "tool": true, "tools": true, "there": true, "here": true,
-	"who": true, "am": true, "was": true, "were": true, "has": true, "have": true,
-	"had": true, "been": true, "if": true, "so": true, "then": true, "than": true,
-	"just": true, "also": true, "about": true, "s": true, "t": true, "let": true,
-	"lets": true, "someone": true, "something": true, "did": true, "why": true,
-	"where": true, "when": true, "whether": true, "them": true, "they": true,
-	"their": true, "he": true, "she": true, "his": true, "her": true, "us": true,
-	// Contractions (I'd, I'm, we'll, don't) and the filler of a request
-	// ("could you go ahead and", "I'd like to", "for me real quick").
-	"d": true, "m": true, "ll": true, "re": true, "ve": true, "don": true,
-	"doesn": true, "isn": true, "aren": true, "won": true, "didn": true,
-	"kindly": true, "hey": true, "hi": true, "thanks": true, "thank": true,
-	"ok": true, "okay": true, "like": true, "ahead": true,
-	"help": true, "able": true, "try": true, "gonna": true, "wanna": true,
-	"really": true, "actually": true, "quickly": true, "quick": true,
-	"maybe": true, "possible": true, "somehow": true, "currently": true,
-	"right": true, "now": true, "already": true, "still": true, "yet": true,
-	"again": true, "whole": true, "entire": true, "many": true, "much": true,
-	"every": true, "each": true, "one": true, "both": true, "other": true,
-	"know": true, "figure": true, "going": true, "being": true,
-	// Not: it would also meet note, whose stem it is.
-	"not": true,
-	// Prepositions, like in, on and with: where or with what, not what.
-	"inside": true, "within": true, "onto": true, "across": true,
-	"through": true, "between": true, "among": true, "during": true,
-	"until": true, "since": true, "upon": true, "toward": true,
-	"towards": true, "per": true,
-}
-
 // maxStop is the length of the longest stop word: longer words are not
 // looked up.
-const maxStop = 9
+var maxStop = func() (n int) {
+	for w := range stopWords {
+		n = max(n, len(w))
+	}
+	return n
+}()
 
 func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
-
-// readVerbs, actVerbs and harmVerbs say what a query means to do: read,
-// change or destroy, when its first word (after stop words, values and
-// server names) is one of them, as written: "comments" is a noun. With the
-// tools' annotations they weigh tools that match alike (a destructive tool
-// never wins a tie for a read-like query).
-var readVerbs = wordSet("get", "list", "show", "read", "find", "search", "view", "see",
-	"check", "look", "fetch", "describe", "what", "which", "who", "how", "count",
-	"status", "inspect", "display", "print", "retrieve", "query", "lookup", "analyze",
-	"explain", "scan", "watch", "browse", "download", "export", "load", "summarize",
-	"compare", "diff", "preview", "track", "monitor", "locate", "estimate", "grab", "peek", "snag")
-
-var actVerbs = wordSet("create", "add", "new", "make", "send", "post", "update", "edit",
-	"set", "write", "upload", "deploy", "install", "move", "copy", "share",
-	"assign", "schedule", "start", "invoke", "call", "reply", "comment", "rename",
-	"change", "modify", "save", "put", "push", "fill", "type", "click", "approve",
-	"transition", "fork", "insert", "mute", "retry", "rerun", "scale", "apply",
-	"publish", "draft", "build", "finalize", "duplicate", "attach", "enable", "disable",
-	"rollout", "restart", "register", "generate", "provision", "reassign", "close",
-	"resolve", "complete", "finish", "archive", "reserve", "subscribe", "follow",
-	"unsubscribe", "sync", "activate", "deactivate", "react", "pay", "snooze", "invite",
-	"grant", "upsert", "convert", "translate", "revert", "restore", "connect",
-	"disconnect", "acknowledge", "ack", "escalate", "reschedule", "remind", "suspend",
-	"reopen", "accept", "reject", "decline", "notify", "ping", "book", "dm", "drag",
-	"tell", "inform", "respond", "answer", "leave", "tweet", "skeet", "toot", "retweet", "repost", "like", "unlike", "upvote", "bill", "invoice",
-	"bounce", "kick", "mark", "join", "unpause", "page", "ring", "dial", "phone", "heart", "love", "append", "split", "shelve", "sunset", "fave", "nudge", "flag", "triage", "unblock", "unban",
-	"unmute", "unpin", "unstar", "reboot", "lock", "unlock", "pause", "resume",
-	"downvote", "vote", "favorite", "star", "pin", "bookmark")
-
-// runVerbs run something that may read or write: they say nothing.
-var runVerbs = wordSet("run", "execute", "exec", "trigger", "launch")
-
-var harmVerbs = wordSet("delete", "remove", "drop", "destroy", "kill", "erase", "purge",
-	"wipe", "uninstall", "cancel", "stop", "terminate", "overwrite", "forget",
-	"clear", "reset", "refund", "revoke", "unlink", "trash", "nuke", "ditch", "axe", "scrap",
-	"bin", "toss", "zap", "prune", "truncate", "trim")
 
 // verbClass is what verb w means to do, or noVerb: for a query's first
 // word and for the first verb of a tool's own name (delete in
@@ -318,14 +235,6 @@ func verbClass(w string) intent {
 		return reads
 	}
 	return noVerb
-}
-
-func wordSet(ws ...string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range ws {
-		out[w] = true
-	}
-	return out
 }
 
 // swapped reports whether a and b differ by two neighbouring letters
