@@ -28,9 +28,10 @@ import (
 // The embedder is waited for at most SemanticOptions.Timeout, under ctx.
 // When ctx ends, Search returns its cause, as SearchContext does. When the
 // embedder fails or is late, Search answers with the lexical ranking alone
-// and says why in Result.Fallback (and to SemanticOptions.OnFallback):
-// the search itself never fails for it. A nil Semantic is the lexical
-// ranking.
+// and says why in Result.Fallback (and to SemanticOptions.OnFallback);
+// for SemanticOptions.Cooldown after that, searches do not call the
+// embedder. The search itself never fails for it. A nil Semantic is the
+// lexical ranking.
 func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (Result, error) {
 	if s == nil {
 		return x.SearchContext(ctx, args)
@@ -55,9 +56,7 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 	if err != nil {
 		res, rerr := x.result(ctx, lex.ids[:min(len(lex.ids), q.limit)], lex.total)
 		res.Fallback = err
-		if s.opts.OnFallback != nil {
-			s.opts.OnFallback(err)
-		}
+		s.failed(err)
 		return res, rerr
 	}
 	return x.result(ctx, s.fuse(x, lex, sem.ids, q.limit), lex.total+sem.extra)
@@ -99,6 +98,9 @@ type semanticList struct {
 // embedder at most the timeout. Its error is an *EmbedError, unless ctx
 // ended.
 func (s *Semantic) semantic(ctx context.Context, x *Index, text string, hit []bool) (semanticList, error) {
+	if err := s.resting(); err != nil {
+		return semanticList{}, err
+	}
 	wait, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	t, err := s.toolVectors(wait, x)

@@ -47,6 +47,9 @@ const (
 	DefaultEmbedTimeout = 2 * time.Second
 	// DefaultEmbedBatch is how many texts one Embed call carries at most.
 	DefaultEmbedBatch = 64
+	// DefaultCooldown is how long searches leave the embedder alone
+	// after it failed.
+	DefaultCooldown = 30 * time.Second
 )
 
 // MaxToolTextBytes caps the text embedded for one tool (ToolText): small
@@ -73,9 +76,16 @@ type SemanticOptions struct {
 	// MinSimilarity is the cosine similarity a tool must exceed to enter
 	// the semantic ranking; 0 keeps every tool of positive similarity.
 	MinSimilarity float32
-	// OnFallback, when set, is told why a search fell back to the
-	// lexical ranking alone (an *EmbedError). It may be called from
-	// several goroutines at once and must return quickly.
+	// Cooldown is how long searches answer lexically without calling the
+	// embedder after it failed or was late (DefaultCooldown when 0; a
+	// negative Cooldown calls it at every search): a service that is
+	// down costs a run one Timeout, not one a search.
+	Cooldown time.Duration
+	// OnFallback, when set, is told each failure of the embedder that
+	// made a search fall back to the lexical ranking alone (an
+	// *EmbedError); the searches skipped during the Cooldown after it are
+	// not told again. It may be called from several goroutines at once
+	// and must return quickly.
 	OnFallback func(error)
 }
 
@@ -91,9 +101,15 @@ type EmbedError struct {
 	// What was being embedded: "tools" or "query".
 	What string
 	Err  error
+	// Skipped says the embedder was not called: it failed so less than
+	// SemanticOptions.Cooldown ago.
+	Skipped bool
 }
 
 func (e *EmbedError) Error() string {
+	if e.Skipped {
+		return fmt.Sprintf("%v: the embedder is not called for a while after it failed embedding the %s: %v", ErrEmbed, e.What, e.Err)
+	}
 	return fmt.Sprintf("%v: embedding the %s: %v", ErrEmbed, e.What, e.Err)
 }
 
@@ -118,6 +134,10 @@ type Semantic struct {
 	vecs   map[textKey][]float32 // unit vectors by tool text
 	dim    int                   // the embedder's dimension, once known
 	tables []*table              // the latest Index versions', latest first
+	// down is the embedder's last failure, and until when searches
+	// leave it alone for it.
+	down      *EmbedError
+	downUntil time.Time
 }
 
 // maxTables is how many Index versions keep their table of vectors: a
@@ -156,6 +176,9 @@ func NewSemantic(embedder Embedder, opts *SemanticOptions) *Semantic {
 	o.Depth = cmpOr(o.Depth, DefaultFusionDepth)
 	o.Timeout = cmpOr(o.Timeout, DefaultEmbedTimeout)
 	o.Batch = cmpOr(o.Batch, DefaultEmbedBatch)
+	if o.Cooldown == 0 {
+		o.Cooldown = DefaultCooldown
+	}
 	return &Semantic{embedder: embedder, opts: o, filling: make(chan struct{}, 1), vecs: map[textKey][]float32{}}
 }
 
@@ -206,10 +229,42 @@ func ToolText(t *pool.Tool) string {
 // Prepare embeds the tool texts of x that are not embedded yet, so that
 // the first search over a new pool does not pay for them. It returns ctx's
 // cause when ctx ends first, or the embedder's failure (an *EmbedError).
-// Unlike a search's wait, it is bounded by ctx alone.
+// Unlike a search's wait, it is bounded by ctx alone, and it calls the
+// embedder during a Cooldown too, ending it when it succeeds.
 func (s *Semantic) Prepare(ctx context.Context, x *Index) error {
-	_, err := s.toolVectors(ctx, x)
-	return err
+	if _, err := s.toolVectors(ctx, x); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.down = nil // it works again: searches need not wait for the Cooldown
+	s.mu.Unlock()
+	return nil
+}
+
+// resting returns the error of a search skipped after a failure, or nil
+// when the embedder may be called.
+func (s *Semantic) resting() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down == nil || !time.Now().Before(s.downUntil) {
+		return nil
+	}
+	return &EmbedError{What: s.down.What, Err: s.down.Err, Skipped: true}
+}
+
+// failed records the embedder's failure for the Cooldown and tells the
+// host; a skipped search's error is no new failure.
+func (s *Semantic) failed(err error) {
+	var ee *EmbedError
+	if !errors.As(err, &ee) || ee.Skipped {
+		return
+	}
+	s.mu.Lock()
+	s.down, s.downUntil = ee, time.Now().Add(s.opts.Cooldown)
+	s.mu.Unlock()
+	if s.opts.OnFallback != nil {
+		s.opts.OnFallback(err)
+	}
 }
 
 // toolVectors returns x's table with every vector filled, embedding the

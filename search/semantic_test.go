@@ -182,42 +182,99 @@ func (f failing) Embed(_ context.Context, texts []string) ([][]float32, error) {
 // An embedder that fails, or returns the wrong number of vectors,
 // vectors of two dimensions or a NaN, leaves the lexical ranking, with
 // the reason in Result.Fallback and told to OnFallback; the search itself
-// succeeds.
+// succeeds. The next search, within the Cooldown, does not call it.
 func TestSemanticFallback(t *testing.T) {
 	x := NewIndex(paraphrasePool())
 	boom := errors.New("boom")
 	nan := float32(math.NaN())
-	for name, emb := range map[string]Embedder{
-		"error":   failing{err: boom},
-		"too few": failing{out: [][]float32{{1}}},
-		"empty": EmbedderFunc(func(_ context.Context, texts []string) ([][]float32, error) {
+	for name, emb := range map[string]EmbedderFunc{
+		"error":   failing{err: boom}.Embed,
+		"too few": failing{out: [][]float32{{1}}}.Embed,
+		"empty": func(_ context.Context, texts []string) ([][]float32, error) {
 			return make([][]float32, len(texts)), nil
-		}),
-		"not finite": EmbedderFunc(func(_ context.Context, texts []string) ([][]float32, error) {
+		},
+		"not finite": func(_ context.Context, texts []string) ([][]float32, error) {
 			return fill(len(texts), []float32{nan, 1}), nil
-		}),
+		},
 		"dimensions":  dims(),
-		"cancels own": failing{err: context.Canceled},
+		"cancels own": failing{err: context.Canceled}.Embed,
 	} {
 		var told []error
-		sem := NewSemantic(emb, &SemanticOptions{OnFallback: func(err error) { told = append(told, err) }})
-		for _, query := range []string{"stash the customer in the archive", "stash the customer"} {
+		calls := 0
+		counted := EmbedderFunc(func(ctx context.Context, texts []string) ([][]float32, error) {
+			calls++
+			return emb(ctx, texts)
+		})
+		sem := NewSemantic(counted, &SemanticOptions{OnFallback: func(err error) { told = append(told, err) }})
+		for i, query := range []string{"stash the customer in the archive", "stash the customer"} {
+			before := calls
 			res := semSearch(t, sem, x, q(query))
 			lex := doSearch(t, paraphrasePool(), q(query))
 			if diff := cmp.Diff(names(lex), names(res)); diff != "" || res.Total != lex.Total {
 				t.Errorf("%s: %q (-lexical +got):\n%s", name, query, diff)
 			}
-			if !errors.Is(res.Fallback, ErrEmbed) {
-				t.Errorf("%s: Fallback = %v, want ErrEmbed", name, res.Fallback)
+			var ee *EmbedError
+			if !errors.As(res.Fallback, &ee) || !errors.Is(res.Fallback, ErrEmbed) || ee.Skipped != (i == 1) {
+				t.Errorf("%s: search %d: Fallback = %v, want an ErrEmbed, skipped for the second", name, i, res.Fallback)
 			}
 			if name == "error" && !errors.Is(res.Fallback, boom) {
 				t.Errorf("%s: Fallback = %v, want the embedder's error inside", name, res.Fallback)
 			}
+			if i == 1 && calls != before {
+				t.Errorf("%s: a search within the cooldown called the embedder", name)
+			}
 		}
-		if len(told) != 2 || !errors.Is(told[0], ErrEmbed) {
-			t.Errorf("%s: OnFallback told %v, want two ErrEmbed", name, told)
+		if len(told) != 1 || !errors.Is(told[0], ErrEmbed) {
+			t.Errorf("%s: OnFallback told %v, want one ErrEmbed", name, told)
 		}
 	}
+}
+
+// After the Cooldown, or at once with a negative one, searches call the
+// embedder again; Prepare calls it during the Cooldown and ends it.
+func TestSemanticCooldown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		x := NewIndex(paraphrasePool())
+		down := true
+		calls := 0
+		stand := embedtest.New(1024, nil)
+		emb := EmbedderFunc(func(ctx context.Context, texts []string) ([][]float32, error) {
+			calls++
+			if down {
+				return nil, errors.New("down")
+			}
+			return stand.Embed(ctx, texts)
+		})
+		const query = "stash the customer in the archive"
+		fused := func(sem *Semantic) bool { return semSearch(t, sem, x, q(query)).Fallback == nil }
+		sem := NewSemantic(emb, nil)
+		fused(sem)
+		down = false
+		time.Sleep(DefaultCooldown - time.Second)
+		if fused(sem) || calls != 1 {
+			t.Errorf("within the cooldown: fused, or %d calls; want lexical and the one call", calls)
+		}
+		time.Sleep(time.Second)
+		if !fused(sem) {
+			t.Error("after the cooldown the search is still lexical")
+		}
+
+		down, calls = true, 0
+		eager := NewSemantic(emb, &SemanticOptions{Cooldown: -1})
+		fused(eager)
+		down = false
+		if !fused(eager) || calls != 3 {
+			t.Errorf("with no cooldown: lexical, or %d calls (want the failed one, the tools, the query)", calls)
+		}
+
+		down = true
+		again := NewSemantic(emb, nil)
+		fused(again)
+		down = false
+		if err := again.Prepare(context.Background(), x); err != nil || !fused(again) {
+			t.Errorf("Prepare during the cooldown = %v, and the next search is not fused", err)
+		}
+	})
 }
 
 func fill(n int, v []float32) [][]float32 {
@@ -229,7 +286,7 @@ func fill(n int, v []float32) [][]float32 {
 }
 
 // dims embeds tools in three dimensions and queries in two.
-func dims() Embedder {
+func dims() EmbedderFunc {
 	return EmbedderFunc(func(_ context.Context, texts []string) ([][]float32, error) {
 		if len(texts) == 1 && texts[0] == "stash the customer" || texts[0] == "stash the customer in the archive" {
 			return fill(1, []float32{1, 0}), nil
@@ -321,6 +378,7 @@ func TestSemanticSlowEmbedder(t *testing.T) {
 			}
 			close(b.release)
 			synctest.Wait()
+			time.Sleep(DefaultCooldown) // the embedder failed: searches leave it alone meanwhile
 			// Now the honest one embeds the tools and the query, the other
 			// the query alone: its late vectors were kept.
 			wantCalls += map[bool]int{true: 2, false: 1}[honest]
