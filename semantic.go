@@ -30,7 +30,7 @@ type (
 var ErrEmbed = search.ErrEmbed
 
 // NewSemantic returns a Semantic over embedder, for Options.Semantic
-// (search.NewSemantic).
+// (search.NewSemantic); nil for a nil embedder.
 func NewSemantic(embedder Embedder, opts *SemanticOptions) *Semantic {
 	return search.NewSemantic(embedder, opts)
 }
@@ -41,8 +41,5 @@ func NewSemantic(embedder Embedder, opts *SemanticOptions) *Semantic {
 // SetTools when it can. Without a Semantic it does nothing.
 func (s *Session) PrepareSearch(ctx context.Context) error {
 	st := s.cur.Load()
-	if st.semantic == nil {
-		return nil
-	}
 	return st.semantic.Prepare(ctx, st.index)
 }

@@ -15,7 +15,8 @@ import (
 // a tool scores the sum of 1/(K+r) over the lists it is r-th in). What
 // fusion never changes:
 //
-//   - select: and the empty query are answered as without a Semantic;
+//   - select:, the empty query and an empty pool are answered as without
+//     a Semantic;
 //   - the tools the query names exactly come first, in the lexical order
 //     (SRCH-3);
 //   - for a single keyword the contract's tiers order the lexical hits
@@ -44,7 +45,7 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 		return Result{}, err
 	}
 	text := strings.TrimSpace(q.text)
-	if _, sel := selectList(q.text); sel || text == "" {
+	if _, sel := selectList(q.text); sel || text == "" || x.live == 0 {
 		ids, total := x.find(q)
 		return x.result(ctx, ids, total)
 	}

@@ -162,11 +162,11 @@ type groupVecs struct {
 	vecs [][]float32 // aligned with the group's ids; nil until every text is embedded
 }
 
-// NewSemantic returns a Semantic over embedder. It panics if embedder is
-// nil: that is a host's programming error, not an input.
+// NewSemantic returns a Semantic over embedder. A nil embedder gives a
+// nil Semantic, which ranks lexically.
 func NewSemantic(embedder Embedder, opts *SemanticOptions) *Semantic {
 	if embedder == nil {
-		panic("search: NewSemantic needs an Embedder")
+		return nil
 	}
 	var o SemanticOptions
 	if opts != nil {
@@ -230,8 +230,12 @@ func ToolText(t *pool.Tool) string {
 // the first search over a new pool does not pay for them. It returns ctx's
 // cause when ctx ends first, or the embedder's failure (an *EmbedError).
 // Unlike a search's wait, it is bounded by ctx alone, and it calls the
-// embedder during a Cooldown too, ending it when it succeeds.
+// embedder during a Cooldown too, ending it when it succeeds. A nil
+// Semantic has nothing to prepare.
 func (s *Semantic) Prepare(ctx context.Context, x *Index) error {
+	if s == nil {
+		return nil
+	}
 	if _, err := s.toolVectors(ctx, x); err != nil {
 		return err
 	}
@@ -268,27 +272,36 @@ func (s *Semantic) failed(err error) {
 }
 
 // toolVectors returns x's table with every vector filled, embedding the
-// texts it lacks, in batches, at most one filling at a time.
+// texts it lacks.
 func (s *Semantic) toolVectors(ctx context.Context, x *Index) (*table, error) {
 	if t := s.ready(x); t != nil {
 		return t, nil
 	}
+	if err := s.fill(ctx, x); err != nil {
+		return nil, err
+	}
+	if t := s.ready(x); t != nil {
+		return t, nil
+	}
+	return nil, &EmbedError{What: "tools", Err: errors.New("the pool's vectors are incomplete after embedding")}
+}
+
+// fill embeds the texts of x not embedded yet, in batches, one filling at
+// a time: a search that finds texts missing while another embeds them
+// waits for that one's call, then finds them embedded.
+func (s *Semantic) fill(ctx context.Context, x *Index) error {
 	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
+		return context.Cause(ctx)
 	}
 	select {
 	case s.filling <- struct{}{}:
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	}
-	if ctx.Err() != nil { // both were ready
-		<-s.filling
-		return nil, context.Cause(ctx)
+		return context.Cause(ctx)
 	}
 	texts, keys := s.missing(x)
-	if len(texts) == 0 {
+	if len(texts) == 0 || ctx.Err() != nil {
 		<-s.filling
-		return s.ready(x), nil
+		return context.Cause(ctx) // nil while ctx lasts
 	}
 	done := make(chan error, 1)
 	// The embedding goes on beside the search, which stops waiting when
@@ -301,16 +314,10 @@ func (s *Semantic) toolVectors(ctx context.Context, x *Index) (*table, error) {
 	}()
 	select {
 	case err := <-done:
-		if err != nil {
-			return nil, err
-		}
+		return err
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+		return context.Cause(ctx)
 	}
-	if t := s.ready(x); t != nil {
-		return t, nil
-	}
-	return nil, &EmbedError{What: "tools", Err: errors.New("the pool's vectors are incomplete after embedding")}
 }
 
 // ready returns x's table if every group of it has its vectors.

@@ -455,7 +455,8 @@ func TestSemanticConcurrent(t *testing.T) {
 	}
 }
 
-// Prepare embeds a pool's tools ahead of its first search.
+// Prepare embeds a pool's tools ahead of its first search; a nil
+// embedder makes a nil Semantic, which ranks lexically.
 func TestSemanticPrepare(t *testing.T) {
 	emb := embedtest.New(1024, nil)
 	sem := NewSemantic(emb, nil)
@@ -474,6 +475,13 @@ func TestSemanticPrepare(t *testing.T) {
 	}
 	if err := NewSemantic(failing{err: errors.New("down")}, nil).Prepare(context.Background(), x); !errors.Is(err, ErrEmbed) {
 		t.Errorf("Prepare with a failing embedder = %v, want ErrEmbed", err)
+	}
+	none := NewSemantic(nil, nil)
+	if err := none.Prepare(context.Background(), x); none != nil || err != nil {
+		t.Errorf("a nil embedder's Semantic is %v, Prepare = %v; want nil and nil", none, err)
+	}
+	if diff := cmp.Diff(doSearch(t, paraphrasePool(), q("stash")), semSearch(t, none, x, q("stash"))); diff != "" {
+		t.Errorf("a nil Semantic's search (-lexical +got):\n%s", diff)
 	}
 }
 
