@@ -364,7 +364,7 @@ func (s *Semantic) tableOf(x *Index) *table {
 		t.ready = t.ready && (gv.vecs != nil || len(g.ids) == 0)
 	}
 	if t.ready {
-		s.prune()
+		s.prune(x.Len())
 	}
 	return t
 }
@@ -398,8 +398,12 @@ func (s *Semantic) lookup(keys []textKey) [][]float32 {
 
 // prune drops the vectors of texts no kept Index version holds once there
 // are many more of them than of texts held: servers that changed their
-// descriptions or left. Called with mu held.
-func (s *Semantic) prune() {
+// descriptions or left. live is the tools of the latest version, which
+// it holds at least. Called with mu held.
+func (s *Semantic) prune(live int) {
+	if len(s.vecs) <= 2*live+1024 {
+		return // too few to be worth counting what is held
+	}
 	held := map[textKey]bool{}
 	for _, t := range s.tables {
 		if t.x.Value() == nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -167,6 +168,28 @@ func TestSemanticCachesToolVectors(t *testing.T) {
 	step("one description changes", x4, changed[1:2], 1+1)
 	step("an earlier version", x, nil, 1)
 	step("a new index of known tools", NewIndex(append(tools, wiki...)), nil, 1)
+}
+
+// Vectors of texts no kept version holds are dropped once they outnumber
+// the held ones: a server whose descriptions keep changing does not grow
+// the cache for ever, and the latest texts stay.
+func TestSemanticPrunesVectors(t *testing.T) {
+	emb := embedtest.New(64, nil)
+	sem := NewSemantic(emb, nil)
+	var x *Index
+	for i := range 1500 {
+		x = NewIndex([]pool.Tool{mcpTool("s", "tool", "Version "+strconv.Itoa(i)+".")})
+		if err := sem.Prepare(context.Background(), x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(sem.vecs); n > 2*maxTables+1024+1 {
+		t.Errorf("%d vectors kept after 1,500 versions of one tool, want at most %d", n, 2*maxTables+1024+1)
+	}
+	calls := emb.Calls()
+	if err := sem.Prepare(context.Background(), x); err != nil || emb.Calls() != calls {
+		t.Errorf("the latest version's vector was dropped: Prepare = %v, %d more calls", err, emb.Calls()-calls)
+	}
 }
 
 var cmpSorted = cmp.Transformer("sorted", func(s []string) []string { return slices.Sorted(slices.Values(s)) })
