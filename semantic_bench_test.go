@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/execlua/execlua/internal/cputime"
 	"github.com/execlua/execlua/internal/embedtest"
@@ -77,4 +78,36 @@ func heapInUse() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// The Semantic's work when a 24-tool server joins or leaves 10,000 real
+// tools whose vectors it holds (PrepareSearch after SetTools, the
+// SetTools not counted): the new pool version's table, reusing every
+// unchanged server's vectors; the joining server's texts are embedded
+// at the first join only.
+func BenchmarkSemanticPoolChangeReal10k(b *testing.B) {
+	base, joined := realRegistry(b)
+	opts := realOptions(base)
+	opts.Semantic = NewSemantic(embedtest.New(384, nil), nil)
+	s := newSession(b, &fakeFunnel{}, opts)
+	ctx := context.Background()
+	if err := s.PrepareSearch(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var cpu time.Duration
+	n := 0
+	for b.Loop() {
+		for _, tools := range [][]Tool{joined, base} {
+			if err := s.SetTools(tools); err != nil {
+				b.Fatal(err)
+			}
+			cpu -= cputime.Now(b)
+			if err := s.PrepareSearch(ctx); err != nil {
+				b.Fatal(err)
+			}
+			cpu += cputime.Now(b)
+			n++
+		}
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/change")
 }
