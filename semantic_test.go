@@ -141,3 +141,15 @@ func TestSemanticWaitIsScriptTime(t *testing.T) {
 		t.Errorf("the embedder's context ended with %v, want the budget", cause)
 	}
 }
+
+// In Process isolation ToolSearch still runs in the host, with its
+// Semantic: a script in a worker process gets the fused ranking.
+func TestSemanticInWorkerProcess(t *testing.T) {
+	crm := crmTools(t, "crm", "archive_contact", "Move a contact to the archive.", "list_contacts", "List every contact.")
+	notes := crmTools(t, "notes", "stash_note", "Keep a note aside for later.")
+	s := newSession(t, &fakeFunnel{}, &Options{Tools: with(builtins(), crm, notes), Isolation: Process, Workers: workerPool(t, nil),
+		Semantic: NewSemantic(embedtest.New(1024, nil), nil)})
+	if got := firstFound(t, s, "stash the customer in the archive"); got != "mcp__crm__archive_contact" {
+		t.Errorf("in a worker process: %s first, want mcp__crm__archive_contact", got)
+	}
+}
