@@ -495,8 +495,16 @@ func (s *Semantic) embedQuery(ctx context.Context, text string) ([]float32, erro
 
 // embed calls the embedder and checks what it returns: one finite vector
 // per text, all of the embedder's one dimension; they come back scaled to
-// unit length, so that a dot product is their cosine.
-func (s *Semantic) embed(ctx context.Context, texts []string) ([][]float32, error) {
+// unit length, so that a dot product is their cosine. A panic of the
+// embedder is its error.
+func (s *Semantic) embed(ctx context.Context, texts []string) (_ [][]float32, err error) {
+	// The embedder runs on a goroutine of its own, where nothing else
+	// would recover its panic: it would end the host's process.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the embedder panicked: %v", p)
+		}
+	}()
 	vecs, err := s.embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, err

@@ -202,7 +202,7 @@ type failing struct {
 
 func (f failing) Embed(_ context.Context, texts []string) ([][]float32, error) { return f.out, f.err }
 
-// An embedder that fails, or returns the wrong number of vectors,
+// An embedder that fails, panics, or returns the wrong number of vectors,
 // vectors of two dimensions or a NaN, leaves the lexical ranking, with
 // the reason in Result.Fallback and told to OnFallback; the search itself
 // succeeds. The next search, within the Cooldown, does not call it.
@@ -221,6 +221,7 @@ func TestSemanticFallback(t *testing.T) {
 		},
 		"dimensions":  dims(),
 		"cancels own": failing{err: context.Canceled}.Embed,
+		"panics":      func(context.Context, []string) ([][]float32, error) { panic("out of memory") },
 	} {
 		var told []error
 		calls := 0
