@@ -50,7 +50,7 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 		return x.result(ctx, ids, total)
 	}
 	lex := x.lexical(text, max(s.opts.Depth, q.limit))
-	sem, err := s.semantic(ctx, x, text, lex.hit)
+	sem, err := s.semantic(ctx, x, text, lex)
 	if ctx.Err() != nil {
 		return Result{}, context.Cause(ctx)
 	}
@@ -66,7 +66,8 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 // lexicalList is the built-in ranking's answer to a keyword query, as
 // fusion reads it.
 type lexicalList struct {
-	ids []int32 // best first, at most the depth asked for
+	ids   []int32 // best first, at most depth
+	depth int     // how many of each ranking are fused
 	// pinned is how many of ids the query names exactly: fusion leaves
 	// them first, in this order.
 	pinned int
@@ -79,7 +80,7 @@ type lexicalList struct {
 func (x *Index) lexical(text string, depth int) lexicalList {
 	s := x.score(text)
 	defer s.release()
-	l := lexicalList{ids: s.best(depth), single: s.plan.single, hit: make([]bool, x.next), total: len(s.hits)}
+	l := lexicalList{ids: s.best(depth), depth: depth, single: s.plan.single, hit: make([]bool, x.next), total: len(s.hits)}
 	for l.pinned < len(l.ids) && slices.Contains(s.plan.exact, l.ids[l.pinned]) {
 		l.pinned++
 	}
@@ -98,7 +99,7 @@ type semanticList struct {
 // semantic ranks x's tools by their similarity to text, waiting for the
 // embedder at most the timeout. Its error is an *EmbedError, unless ctx
 // ended.
-func (s *Semantic) semantic(ctx context.Context, x *Index, text string, hit []bool) (semanticList, error) {
+func (s *Semantic) semantic(ctx context.Context, x *Index, text string, lex lexicalList) (semanticList, error) {
 	if err := s.resting(); err != nil {
 		return semanticList{}, err
 	}
@@ -116,7 +117,7 @@ func (s *Semantic) semantic(ctx context.Context, x *Index, text string, hit []bo
 	if err != nil {
 		return semanticList{}, err
 	}
-	return s.rank(x, t, qv, hit), nil
+	return rank(x, t, qv, lex, s.opts.MinSimilarity), nil
 }
 
 // simHit is a tool and its similarity to the query.
@@ -125,10 +126,11 @@ type simHit struct {
 	sim float32
 }
 
-// rank returns the tools most similar to qv, best first, ties by name.
-func (s *Semantic) rank(x *Index, t *table, qv []float32, hit []bool) semanticList {
+// rank returns the lex.depth tools most similar to qv above minSim, best
+// first, ties by name, and counts those that are no lexical hits.
+func rank(x *Index, t *table, qv []float32, lex lexicalList, minSim float32) semanticList {
 	var out semanticList
-	top := make([]simHit, 0, s.opts.Depth+1)
+	top := make([]simHit, 0, lex.depth+1)
 	better := func(a, b simHit) int {
 		if a.sim != b.sim {
 			return cmp.Compare(b.sim, a.sim)
@@ -138,18 +140,18 @@ func (s *Semantic) rank(x *Index, t *table, qv []float32, hit []bool) semanticLi
 	for g, gv := range t.groups {
 		for i, id := range g.ids {
 			h := simHit{id, dot(qv, gv.vecs[i])}
-			if h.sim <= s.opts.MinSimilarity {
+			if h.sim <= minSim {
 				continue
 			}
-			if !hit[id] {
+			if !lex.hit[id] {
 				out.extra++
 			}
-			if len(top) == s.opts.Depth && better(h, top[len(top)-1]) >= 0 {
+			if len(top) == lex.depth && better(h, top[len(top)-1]) >= 0 {
 				continue
 			}
 			at, _ := slices.BinarySearchFunc(top, h, better)
 			top = slices.Insert(top, at, h)
-			top = top[:min(len(top), s.opts.Depth)]
+			top = top[:min(len(top), lex.depth)]
 		}
 	}
 	out.ids = make([]int32, len(top))

@@ -27,11 +27,10 @@ func BenchmarkSemanticRank10k(b *testing.B) {
 		}
 		t.groups[g] = gv
 	}
-	sem := NewSemantic(EmbedderFunc(nil), nil)
 	qv := vec()
-	hit := make([]bool, x.next)
+	lex := lexicalList{hit: make([]bool, x.next), depth: DefaultFusionDepth}
 	defer cputime.PerOp(b)()
 	for b.Loop() {
-		sem.rank(x, t, qv, hit)
+		rank(x, t, qv, lex, 0)
 	}
 }
