@@ -101,8 +101,8 @@ type EmbedError struct {
 	// What was being embedded: "tools" or "query".
 	What string
 	Err  error
-	// Skipped says the embedder was not called: it failed so less than
-	// SemanticOptions.Cooldown ago.
+	// Skipped says the embedder was not called: it failed less than
+	// SemanticOptions.Cooldown ago, with Err.
 	Skipped bool
 }
 
