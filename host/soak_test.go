@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
 	"runtime/metrics"
 	"slices"
@@ -17,7 +15,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host"
@@ -45,11 +42,14 @@ func soakRuns(t *testing.T) int {
 // host leaves no goroutine or child process behind.
 func TestSoak(t *testing.T) {
 	check := leaktest.Check(t)
-	web := newRestartable(t)
+	web, err := fixture.ServeHTTP()
+	if err != nil {
+		t.Fatal(err)
+	}
 	stdio := stdioConfig(t)
 	h, err := host.New(context.Background(), &host.Options{
 		Servers: map[string]host.ServerConfig{"s1": stdio, "s2": stdio, "s3": stdio,
-			"web": {Type: "http", URL: web.url()}},
+			"web": {Type: "http", URL: web.URL()}},
 		Settings:    settingsWith(t, `{"permissions": {"allow": ["mcp__s1", "mcp__s2", "mcp__s3", "mcp__web"]}}`),
 		NoWatch:     true,
 		CallTimeout: 2 * time.Second, // ends the hanging calls
@@ -75,7 +75,7 @@ func TestSoak(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(w), 1))
 			for i := range runs {
 				if w == 0 && i%5 == 4 {
-					web.restart()
+					web.Restart()
 				}
 				input, _ := json.Marshal(map[string]string{"code": soakScript(rng, callsPerRun)})
 				start := time.Now()
@@ -105,7 +105,7 @@ func TestSoak(t *testing.T) {
 		}
 	}
 	h.Close()
-	web.close()
+	web.Close()
 	check()
 }
 
@@ -173,48 +173,4 @@ func restarts(h *host.Host) map[string]int {
 		out[st.Name] = st.Restarts
 	}
 	return out
-}
-
-// restartable is the fixture over loopback HTTP on a fixed address,
-// stopped and started again on demand.
-type restartable struct {
-	t    *testing.T
-	addr string
-	mu   sync.Mutex
-	hs   *http.Server
-}
-
-func newRestartable(t *testing.T) *restartable {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &restartable{t: t, addr: ln.Addr().String()}
-	r.serve(ln)
-	return r
-}
-
-func (r *restartable) url() string { return "http://" + r.addr + "/mcp" }
-
-func (r *restartable) serve(ln net.Listener) {
-	r.hs = &http.Server{Handler: server.NewStreamableHTTPServer(fixture.New(false).Server)}
-	go r.hs.Serve(ln)
-}
-
-func (r *restartable) restart() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.hs.Close()
-	ln, err := net.Listen("tcp", r.addr)
-	if err != nil {
-		r.t.Errorf("listening again: %v", err)
-		return
-	}
-	r.serve(ln)
-}
-
-func (r *restartable) close() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.hs.Close()
 }

@@ -56,6 +56,7 @@ Example:
 			&cli.DurationFlag{Name: "read-header-timeout", Value: gateway.DefaultReadHeaderTimeout, Usage: "time a client has to send a request's header"},
 			&cli.DurationFlag{Name: "body-timeout", Value: gateway.DefaultBodyTimeout, Usage: "time a client has to send a request's body"},
 			&cli.DurationFlag{Name: "idle-timeout", Value: gateway.DefaultIdleTimeout, Usage: "close a kept-alive connection idle this long"},
+			&cli.DurationFlag{Name: "write-stall", Value: serve.DefaultWriteStall, Usage: "end a connection whose client leaves one write of a response untaken this long"},
 			&cli.DurationFlag{Name: "grace", Value: 30 * time.Second, Usage: "at shutdown, time runs in flight get to finish before they are cancelled"},
 			&cli.StringFlag{Name: "audit", Usage: "append a JSON line for every Exec and every tool call to `FILE`", TakesFile: true},
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "log to stderr from `LEVEL` up: debug, info, warn or error"},
@@ -111,7 +112,8 @@ func serveAction(c *cli.Context) error {
 	defer env.close()
 	metrics := gateway.NewMetrics(&gateway.MetricsOptions{Servers: serverStates(env), Workers: env.workerStats()})
 	server, err := serve.New(env.host, &serve.Options{Name: "execlua", Version: version,
-		MaxRuns: c.Int("max-runs"), MaxRunsPerClient: c.Int("max-runs-per-client"), Observers: append(observers, metrics)})
+		MaxRuns: c.Int("max-runs"), MaxRunsPerClient: c.Int("max-runs-per-client"), WriteStall: c.Duration("write-stall"),
+		Observers: append(observers, metrics)})
 	if err != nil {
 		return usageErr("check the settings' enableExec and nonDeferredTools", "%v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -225,6 +226,60 @@ func TestServeIsolationProcess(t *testing.T) {
 	if text != "7" || progress[0] != "1 tool call\nmcp__demo__echo" {
 		t.Errorf("Exec = %q, progress %q", text, progress)
 	}
+}
+
+// serve runs scripts in worker processes unless told otherwise: after
+// one Exec, its /metrics counts live workers, and none with --isolation
+// inprocess.
+func TestServeIsolationDefaultsToProcess(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		workers bool
+	}{
+		{nil, true},
+		{[]string{"--isolation", "inprocess"}, false},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"--demo", "--yes", "--settings", write(t, dir, "settings.json", "{}")}, c.args...)
+		url := serveHTTP(t, dir, args...)
+		mc, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		initialize(t, mc)
+		if text, _ := callExec(t, mc, `return 6 * 7`, 0); text != "42" {
+			t.Errorf("%v: Exec = %q", c.args, text)
+		}
+		mc.Close()
+		resp, err := http.Get(strings.TrimSuffix(url, "/mcp") + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := grepLines(string(body), `execlua_workers{state="live"}`)
+		n := 0
+		if live != "" {
+			fmt.Sscanf(strings.Fields(live)[1], "%d", &n)
+		}
+		if (n > 0) != c.workers {
+			t.Errorf("%v: live workers %q, want some: %v", c.args, live, c.workers)
+		}
+	}
+}
+
+// grepLines returns the lines of text that contain sub.
+func grepLines(text, sub string) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // serve takes the same limits as run: --max-calls bounds every Exec run

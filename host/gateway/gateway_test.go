@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -67,6 +68,8 @@ type rigOptions struct {
 	gw       gateway.Options
 	serve    serve.Options
 	settings string // a settings file for the host; "" for none
+	// listener, when set, wraps the rig's listener.
+	listener func(net.Listener) net.Listener
 }
 
 func start(t testing.TB, o rigOptions) *rig {
@@ -106,14 +109,22 @@ func start(t testing.TB, o rigOptions) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.listener != nil {
+		ln = o.listener(ln)
+	}
 	r := &rig{base: "http://" + ln.Addr().String(), host: h, gw: gw, gate: g, served: make(chan error, 1), metrics: m}
 	r.url = r.base + "/mcp"
 	go func() { r.served <- gw.Serve(ln) }()
 	t.Cleanup(func() {
 		close(g.release)
+		// A connection the clients' transport opened and never sent a
+		// request on would hold Shutdown for 5 s (net/http's rule).
+		http.DefaultClient.CloseIdleConnections()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // runs still in flight are cancelled at once
-		gw.Shutdown(ctx)
+		if _, err := gw.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
 		if err := <-r.served; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
@@ -549,3 +560,19 @@ func writeFile(t *testing.T, path, data string) {
 type tWriter struct{ t *testing.T }
 
 func (w tWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+// ErrorKind names an error by the first sentinel it matches, wrapped or
+// not; any other error is a tool's.
+func TestErrorKind(t *testing.T) {
+	for err, want := range map[error]string{
+		nil:                                "",
+		serve.ErrNoToolsYet:                "no_tools_yet",
+		fmt.Errorf("x: %w", serve.ErrBusy): "busy",
+		&serve.BusyError{Limit: 1}:         "busy",
+		errors.New("the server broke"):     "tool",
+	} {
+		if got := gateway.ErrorKind(err); got != want {
+			t.Errorf("ErrorKind(%v) = %q, want %q", err, got, want)
+		}
+	}
+}

@@ -155,6 +155,7 @@ var errorKinds = []struct {
 }{
 	{serve.ErrBusy, "busy"},
 	{serve.ErrShuttingDown, "shutting_down"},
+	{serve.ErrNoToolsYet, "no_tools_yet"},
 	{permission.ErrDenied, "denied"},
 	{hooks.ErrBlocked, "blocked"},
 	{execlua.ErrInvalidInput, "invalid_input"},

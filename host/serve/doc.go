@@ -20,6 +20,13 @@
 // instructions, as nothing records what it heard. The messages PostToolUse
 // hooks add to the conversation follow the call's result as text blocks.
 //
+// While servers are configured, tools[] has Exec even if none of them has
+// given a tool yet (a library's model gets no Exec for an empty pool,
+// POOL-3; a gateway's client lists its tools once and keeps them). Such an
+// Exec call does not run: its result names each server's state, last
+// error and next try (ErrNoToolsYet). Once a server connects, its tools
+// are callable from the same client, announced in its next Exec result.
+//
 // A client that sends a progress token with an Exec call gets the live
 // summary as progress notifications while the script runs. Over HTTP they
 // go on the call's own response stream, written by one goroutine in the

@@ -26,30 +26,26 @@ import (
 // script wait for a slow client.
 const maxQueued = 256
 
-// writeStall bounds how long one write to a client may wait for the
-// client to take it: a client that stops reading a stream ends its
-// connection (and so its run) rather than hold them for good. It bounds
-// each write, not the stream, which lasts as long as its run.
-const writeStall = 30 * time.Second
-
 // postStream is one HTTP request's response writer, shared by mcp-go and
 // the progress of the call the request carries. Writes are serialised,
 // so that an event is never cut by another, the header is written once,
-// whoever writes first, and each write has writeStall to be taken.
+// whoever writes first, and each write has writeStall to be taken (see
+// Options.WriteStall).
 type postStream struct {
 	mu          sync.Mutex
 	w           http.ResponseWriter
 	rc          *http.ResponseController
+	writeStall  time.Duration
 	wroteHeader bool
 }
 
-func newPostStream(w http.ResponseWriter) *postStream {
-	return &postStream{w: w, rc: http.NewResponseController(w)}
+func newPostStream(w http.ResponseWriter, writeStall time.Duration) *postStream {
+	return &postStream{w: w, rc: http.NewResponseController(w), writeStall: writeStall}
 }
 
 // stall sets the deadline of the next write; a writer without a
 // connection (a test's recorder) has none.
-func (p *postStream) stall() { _ = p.rc.SetWriteDeadline(time.Now().Add(writeStall)) }
+func (p *postStream) stall() { _ = p.rc.SetWriteDeadline(time.Now().Add(p.writeStall)) }
 
 func (p *postStream) Header() http.Header { return p.w.Header() }
 

@@ -22,7 +22,8 @@ import (
 
 // Options configure a Server. The zero value (and nil) names the server
 // "execlua" with version "dev", takes at most DefaultMaxRuns runs at once
-// and DefaultMaxRunsPerClient of one client, and tells nobody of them.
+// and DefaultMaxRunsPerClient of one client, gives a client
+// DefaultWriteStall to take each write, and tells nobody of them.
 type Options struct {
 	// Name and Version are what the server reports in initialize.
 	Name, Version string
@@ -35,12 +36,19 @@ type Options struct {
 	// Observers are told of every Exec call and every call through the
 	// host's funnel that clients' requests make.
 	Observers []Observer
+	// WriteStall bounds how long one write of an HTTP response may wait
+	// for the client to take it (default DefaultWriteStall): a client that
+	// stops reading loses its connection, and so its run, rather than hold
+	// them for good. It bounds each write, not the response, which streams
+	// for as long as its run lasts.
+	WriteStall time.Duration
 }
 
 // Defaults of Options.
 const (
 	DefaultMaxRuns          = 32
 	DefaultMaxRunsPerClient = 4
+	DefaultWriteStall       = 30 * time.Second
 )
 
 // Server is the MCP server. Its methods are safe for concurrent use.
@@ -111,6 +119,9 @@ func withDefaults(opts *Options) Options {
 	if o.MaxRunsPerClient == 0 {
 		o.MaxRunsPerClient = DefaultMaxRunsPerClient
 	}
+	if o.WriteStall <= 0 {
+		o.WriteStall = DefaultWriteStall
+	}
 	return o
 }
 
@@ -131,7 +142,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 func (s *Server) Handler() http.Handler {
 	h := server.NewStreamableHTTPServer(s.mcp, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		stream := newPostStream(w)
+		stream := newPostStream(w, s.opts.WriteStall)
 		ctx := context.WithValue(r.Context(), streamKey{}, stream)
 		ctx = context.WithValue(ctx, remoteKey{}, r.RemoteAddr)
 		h.ServeHTTP(stream, r.WithContext(ctx))
@@ -158,9 +169,14 @@ func (s *Server) Running() int { return s.runs.inFlight() }
 func (s *Server) Refresh() { s.sync() }
 
 // sync declares tools[] as the host assembles it now: Exec and the flat
-// tools.
+// tools. Exec is declared while servers are configured even if none has
+// given a tool yet (offersExec).
 func (s *Server) sync() {
-	decls := s.shared.Request(nil).Tools
+	req := s.shared.Request(nil)
+	decls := req.Tools
+	if s.offersExec(req) {
+		decls = append([]execlua.ToolDeclaration{execlua.Declaration()}, decls...)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if slices.EqualFunc(decls, s.declared, sameDeclaration) {
@@ -226,17 +242,15 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		return mcp.NewToolResultError(rec.Result.Text), nil
 	}
 	defer end()
-	conv := s.conversation(ctx)
-	// The announcement is decided and recorded before the run, so that two
-	// Exec calls of one conversation at once deliver it once.
-	conv.mu.Lock()
-	var content []mcp.Content
-	if a := s.shared.Request(conv.history).Announcement; a != nil {
-		conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
-		content = append(content, mcp.NewTextContent(a.Text))
+	content, empty := s.announce(s.conversation(ctx))
+	if empty != nil {
+		// Declared while no server has given a tool (offersExec): say
+		// where each server is instead of running a script with nothing
+		// to call.
+		rec.Result, rec.Duration = noToolsYet(s.host.Servers(), registered(empty), time.Now()), time.Since(start)
+		s.ran(rec)
+		return mcp.NewToolResultError(rec.Result.Text), nil
 	}
-	conv.mu.Unlock()
-
 	run, messages := collect(inSession(run))
 	run, decision := s.observe(run, who)
 	report, delivered := progress(ctx, req)
@@ -252,6 +266,24 @@ func (s *Server) exec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		content = append(content, mcp.NewImageContent(img.Data, img.MIMEType))
 	}
 	return &mcp.CallToolResult{Content: append(content, messages()...), IsError: res.IsError}, nil
+}
+
+// announce returns the announcement conv has yet to hear, recording it as
+// heard. The announcement is decided and recorded before the run, so that
+// two Exec calls of one conversation at once deliver it once. When the
+// pool is empty it announces nothing and returns the assembly as empty.
+func (s *Server) announce(conv *conversation) (content []mcp.Content, empty *execlua.Assembly) {
+	conv.mu.Lock()
+	defer conv.mu.Unlock()
+	now := s.shared.Request(conv.history)
+	if now.Assembly.Exec == execlua.ExecEmptyPool {
+		return nil, now.Assembly
+	}
+	if a := now.Announcement; a != nil {
+		conv.history = append(conv.history, execlua.Message{IsMeta: true, Text: a.Text})
+		content = []mcp.Content{mcp.NewTextContent(a.Text)}
+	}
+	return content, nil
 }
 
 // turnedAway is the result of an Exec call the server did not run.

@@ -83,13 +83,13 @@ func fleet(t testing.TB, settingsFile ...string) (url string, servers map[string
 
 // connect starts a streamable HTTP client of a protocol version with
 // sessions and returns it with the server's instructions.
-func connect(t testing.TB, url string) (*client.Client, string) {
-	return connectVersion(t, url, mcp.ProtocolVersion20250618)
+func connect(t testing.TB, url string, opts ...transport.StreamableHTTPCOption) (*client.Client, string) {
+	return connectVersion(t, url, mcp.ProtocolVersion20250618, opts...)
 }
 
-func connectVersion(t testing.TB, url, version string) (*client.Client, string) {
+func connectVersion(t testing.TB, url, version string, opts ...transport.StreamableHTTPCOption) (*client.Client, string) {
 	t.Helper()
-	opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler))}
+	opts = append(opts, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if version != mcp.LATEST_PROTOCOL_VERSION {
 		// The listening stream carries list_changed to a client with a
 		// session; a sessionless client has none to keep.

@@ -3,7 +3,6 @@ package serve_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
@@ -17,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 
 	"github.com/execlua/execlua/host"
+	"github.com/execlua/execlua/host/gateway"
 	"github.com/execlua/execlua/host/internal/fixture"
 	"github.com/execlua/execlua/host/settings"
 	"github.com/execlua/execlua/internal/leaktest"
@@ -29,9 +29,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestServeSoak: the gateway over streamable HTTP in front of stdio
-// servers that crash and hang at random, with several clients on the
-// real mcp-go client running Exec at once. Every Exec is answered, one
+// TestServeSoak: serve --http's whole stack (the gateway's guard with
+// bearer tokens, its http.Server and timeouts) in front of stdio servers
+// that crash and hang at random and an HTTP server that is stopped and
+// started again, with several clients on the real mcp-go client, each
+// with its own token, running Exec at once. Every Exec is answered, one
 // line per call of its script (a result or a clear error, never a hang
 // past the call timeout); the servers work again afterwards; nothing is
 // left running. It logs the figures of the README's soak line.
@@ -42,19 +44,24 @@ func TestServeSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	web, err := fixture.ServeHTTP()
+	if err != nil {
+		t.Fatal(err)
+	}
 	stdio := host.ServerConfig{Command: exe, Env: map[string]string{fixture.Env: fixture.Stdio}}
 	file := filepath.Join(t.TempDir(), "settings.json")
-	if err := os.WriteFile(file, []byte(`{"permissions": {"allow": ["mcp__s1", "mcp__s2"]}}`), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(`{"permissions": {"allow": ["mcp__s1", "mcp__s2", "mcp__web"]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	h, s := startServer(t, &host.Options{
-		Servers:     map[string]host.ServerConfig{"s1": stdio, "s2": stdio},
+		Servers:     map[string]host.ServerConfig{"s1": stdio, "s2": stdio, "web": {Type: "http", URL: web.URL()}},
 		Settings:    settings.Paths{User: file},
 		CallTimeout: 2 * time.Second, // ends the hanging calls
 	})
-	ts := httptest.NewServer(s.Handler())
-
 	const clients, calls = 3, 4
+	tokens := []string{"token-a", "token-b", "token-c"}
+	url, stop := serveGateway(t, s, &gateway.Options{Tokens: tokens})
+
 	runs := 8
 	if v := os.Getenv("EXECLUA_SOAK"); v != "" {
 		if runs, err = strconv.Atoi(v); err != nil || runs <= 0 {
@@ -68,11 +75,14 @@ func TestServeSoak(t *testing.T) {
 	var wg sync.WaitGroup
 	var open []*client.Client
 	for i := range clients {
-		c, _ := connect(t, ts.URL+"/mcp")
+		c, _ := connect(t, url, bearer(tokens[i]))
 		open = append(open, c)
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(i), 2))
-			for range runs {
+			for run := range runs {
+				if i == 0 && run%3 == 2 {
+					web.Restart()
+				}
 				start := time.Now()
 				res := execCall(t, c, soakScript(rng, calls), false)
 				d := time.Since(start)
@@ -90,30 +100,33 @@ func TestServeSoak(t *testing.T) {
 	if tally["ok"] == 0 {
 		t.Errorf("no call went through: %v", tally)
 	}
-	c, _ := connect(t, ts.URL+"/mcp")
+	c, _ := connect(t, url, bearer(tokens[0]))
 	open = append(open, c)
-	if got := texts(execCall(t, c, `return tools.mcp__s1__echo{ n = 1 }, tools.mcp__s2__echo{ n = 2 }`, false)); len(got) != 1 || got[0] != `[{"n":1},{"n":2}]` {
+	after := `return tools.mcp__s1__echo{ n = 1 }, tools.mcp__s2__echo{ n = 2 }, tools.mcp__web__echo{ n = 3 }`
+	if got := texts(execCall(t, c, after, false)); len(got) != 1 || got[0] != `[{"n":1},{"n":2},{"n":3}]` {
 		t.Errorf("after the soak: %q", got)
 	}
 	for _, c := range open { // their listening streams hold the server open
 		c.Close()
 	}
-	ts.Close()
+	stop()
 	h.Close()
+	web.Close()
 	check()
 }
 
 // soakScript makes n calls of random servers under pcall: most answer,
-// some crash their server, some hang until the call timeout; the script
+// some crash their (stdio) server, some hang until the call timeout; the
+// script
 // returns one line per call.
 func soakScript(rng *rand.Rand, n int) string {
 	var b strings.Builder
 	b.WriteString("local out = {}\n")
 	for range n {
-		srv := []string{"s1", "s2"}[rng.IntN(2)]
+		srv := []string{"s1", "s2", "web"}[rng.IntN(3)]
 		tool := "echo"
 		switch r := rng.IntN(20); {
-		case r == 0:
+		case r == 0 && srv != "web":
 			tool = "crash"
 		case r == 1:
 			tool = "hang"

@@ -233,6 +233,58 @@ func TestHTTPReconnect(t *testing.T) {
 	}
 }
 
+// TestSSEReconnect: an SSE server that goes away is found down when its
+// event stream ends; a call made while it is down waits for it; once it is
+// back, it is started again after its backoff and the call goes through.
+// The tools stay in the pool throughout.
+func TestSSEReconnect(t *testing.T) {
+	rec := newRecorder()
+	clk := newFakeClock()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	serveSSE := func(ln net.Listener) *http.Server {
+		hs := &http.Server{Handler: server.NewSSEServer(fixture.New(false).Server)}
+		go hs.Serve(ln)
+		return hs
+	}
+	hs := serveSSE(ln)
+	m := newManager(rec.options(&Options{PingInterval: -1}), clk)
+	defer m.Close()
+	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": {Type: "sse", URL: "http://" + addr + "/sse"}})
+	drain(rec.changes)
+
+	hs.Close() // ends the event stream
+	rec.until(t, "the server to be found down", func(st Status) bool { return st.State == Restarting })
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fx", "text", nil)
+		done <- err
+	}()
+	waitFor(t, "the call to wait for the server", func() bool { return m.Status()[0].WaitingCalls == 1 })
+	if len(m.Tools()) != len(fixture.Tools) {
+		t.Errorf("the tools left the pool while the server was down")
+	}
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs = serveSSE(ln)
+	defer hs.Close()
+	startWhenDue(t, clk, m)
+	if err := <-done; err != nil {
+		t.Fatalf("the call made while the server was down: %v", err)
+	}
+	if st := m.Status()[0]; st.State != Ready || st.Restarts != 1 || st.LastError == "" {
+		t.Errorf("status: %+v", st)
+	}
+	if len(rec.changes) != 0 {
+		t.Errorf("the reconnection changed the tools %d times", len(rec.changes))
+	}
+}
+
 // serveFixture serves a fresh fixture over streamable HTTP on addr.
 func serveFixture(t *testing.T, addr string) *http.Server {
 	t.Helper()

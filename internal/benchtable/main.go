@@ -28,6 +28,7 @@ var suites = []suite{
 	{pkg: ".", bench: "Real10k|^BenchmarkRequest1000$|^BenchmarkSetTools1000$", extra: []string{"-test.benchtime", "20x"}},
 	{pkg: "search", bench: "^BenchmarkNewIndex10k$"},
 	{pkg: "cmd/execlua", bench: "^BenchmarkDemoCall$", extra: []string{"-test.benchtime", "3x"}},
+	{pkg: "host/gateway", bench: "^BenchmarkGatewayOverhead$", extra: []string{"-test.benchtime", "20x"}},
 }
 
 // row is one line of the table: a benchmark's metric, and the unit of its
@@ -56,6 +57,7 @@ var rows = []row{
 	{"`Request` over 10,024 real pool tools, announced", "", "BenchmarkRequestReal10k", "cpu-ns/op", ""},
 	{"search index of 10,000 tools, built", "", "BenchmarkNewIndex10k", "cpu-ns/op", ""},
 	{"nested call through `execlua run --demo` (in-process MCP server), CPU", "the library's call, same run", "BenchmarkDemoCall", "x-library", "cli-cpu-ns/call"},
+	{"Exec with one nested call through `serve --http`'s gateway by mcp-go's client, CPU of both", "a direct `Session.Run`, same run", "BenchmarkGatewayOverhead", "x-direct", "http-cpu-ns/exec"},
 }
 
 func main() {
