@@ -53,6 +53,11 @@ type Options struct {
 	// unknown mcp__ name fail at its call (ORCH-4); a host whose tools
 	// validate their input gains from it.
 	Preflight bool
+	// Semantic, when set, fuses the host's embeddings into ToolSearch's
+	// lexical ranking (see NewSemantic); nil ranks lexically. Share one
+	// among the sessions of one embedding model: it keeps the tools'
+	// vectors.
+	Semantic *Semantic
 }
 
 // Session is Exec for one conversation: it holds the registry and the
@@ -82,6 +87,7 @@ type state struct {
 	asm      *pool.Assembly   // the registry, assembled
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
+	semantic *search.Semantic // Options.Semantic, kept from state to state
 	list     func() *announce.List
 	// checker is preflight's, for the pool, prepared at the first run.
 	checker func() *preflight.Checker
@@ -112,6 +118,9 @@ func assemble(tools []pool.Tool, settings Settings, exempt []string, prev *state
 // pool does not change.
 func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
 	st := &state{settings: settings, asm: asm}
+	if prev != nil {
+		st.semantic = prev.semantic
+	}
 	change, known := asm.PoolChange()
 	switch {
 	case prev == nil:
@@ -165,7 +174,7 @@ func reachable(tools []pool.Tool) []sandbox.Tool {
 // search answers tools.ToolSearch over this state's pool. It goes through
 // no funnel: searching reads the catalogue, it calls no tool.
 func (st *state) search(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	res, err := st.index.SearchContext(ctx, args)
+	res, err := st.semantic.Search(ctx, st.index, args)
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +215,7 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	st.semantic = o.Semantic
 	s.cur.Store(st)
 	return s, nil
 }

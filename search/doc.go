@@ -152,4 +152,14 @@
 //
 // Nothing depends on a name's mcp__ prefix: a tool's kind, server and
 // tool name come from its pool.Tool.
+//
+// Semantics come from the host, never from weights in the module
+// (semantic.go, fuse.go): a Semantic over the host's Embedder fuses the
+// lexical ranking of a keyword query with the ranking by cosine similarity
+// of its vector to the tools' (reciprocal rank fusion, at ranked-list
+// level), leaving exact names first and a single keyword's tiers in
+// order. It keeps tool vectors by a hash of their text (ToolText) across
+// Index versions and never keeps a query's; it waits for the embedder at
+// most its Timeout under the search's context, and falls back to the
+// lexical ranking, saying why in Result.Fallback, when the embedder fails.
 package search

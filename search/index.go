@@ -29,6 +29,10 @@ type Match struct {
 type Result struct {
 	Matches []Match `json:"matches"`
 	Total   int     `json:"total"`
+	// Fallback says why a Semantic's search answered with the lexical
+	// ranking alone (an *EmbedError); nil otherwise. Never marshalled:
+	// the script is not told, the host is.
+	Fallback error `json:"-"`
 }
 
 // Search runs one ToolSearch call over tools: args is the JSON the script
@@ -788,6 +792,11 @@ func (x *Index) SearchContext(ctx context.Context, args json.RawMessage) (Result
 		return Result{}, err
 	}
 	ids, total := x.find(q)
+	return x.result(ctx, ids, total)
+}
+
+// result is the Result of the tools ids, found among total, under ctx.
+func (x *Index) result(ctx context.Context, ids []int32, total int) (Result, error) {
 	res := Result{Matches: make([]Match, len(ids)), Total: total}
 	for i, id := range ids {
 		if ctx.Err() != nil {

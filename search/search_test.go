@@ -51,17 +51,7 @@ func q(query string) string {
 // SRCH-3: a tool's exact name, in any case or copied with its call form,
 // puts that tool first, ahead of MCP tools that match it as a word.
 func TestExactNameFirst(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("srv", "fetch_all", "Fetch everything; like mcp__srv__fetch but for all records."),
-		mcpTool("srv", "prefetch", "Warm the cache."),
-		mcpTool("other", "fetch", "Fetch from the other server."),
-		mcpTool("srv", "fetch", "Fetch one record."),
-		mcpTool("fs", "read", "Read a file."),
-		mcpTool("srv", "get_item", "Get an item."),
-		mcpTool("srv", "get-item", "Get an item, hyphenated."),
-		builtinTool("Read", "Read a file from disk."),
-	}
-	wantFirst(t, tools, map[string]string{
+	wantFirst(t, exactPool(), map[string]string{
 		"mcp__srv__fetch":          "mcp__srv__fetch",
 		"MCP__SRV__FETCH":          "mcp__srv__fetch",
 		"tools.mcp__srv__fetch":    "mcp__srv__fetch",
@@ -72,11 +62,32 @@ func TestExactNameFirst(t *testing.T) {
 	})
 }
 
+// exactPool has tools named alike: whole names, names within names,
+// names in descriptions, MCP and builtin.
+func exactPool() []pool.Tool {
+	return []pool.Tool{
+		mcpTool("srv", "fetch_all", "Fetch everything; like mcp__srv__fetch but for all records."),
+		mcpTool("srv", "prefetch", "Warm the cache."),
+		mcpTool("other", "fetch", "Fetch from the other server."),
+		mcpTool("srv", "fetch", "Fetch one record."),
+		mcpTool("fs", "read", "Read a file."),
+		mcpTool("srv", "get_item", "Get an item."),
+		mcpTool("srv", "get-item", "Get an item, hyphenated."),
+		builtinTool("Read", "Read a file from disk."),
+	}
+}
+
 // wantFirst checks, for each query, which tool comes first.
 func wantFirst(t *testing.T, tools []pool.Tool, cases map[string]string) {
 	t.Helper()
+	wantFirstBy(t, func(args string) Result { return doSearch(t, tools, args) }, cases)
+}
+
+// wantFirstBy is wantFirst with search's ranking.
+func wantFirstBy(t *testing.T, search func(args string) Result, cases map[string]string) {
+	t.Helper()
 	for query, want := range cases {
-		got := names(doSearch(t, tools, q(query)))
+		got := names(search(q(query)))
 		if len(got) == 0 || got[0] != want {
 			t.Errorf("query %q: got %v, want %s first", query, got, want)
 		}
@@ -120,17 +131,7 @@ var cmpNamesOnly = cmp.Transformer("names", func(m Match) string { return m.Name
 // searchHint > description; MCP above builtin within a tier; ties by name;
 // the same order whatever order the pool is in.
 func TestTierOrder(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("s", "zzz", "Unrelated."),
-		mcpTool("s", "two", "Works on the widget."),
-		{Name: "mcp__s__one", Description: "Unrelated.", SearchHint: "widget things", Kind: pool.MCP, Server: "s", ServerTool: "one"},
-		mcpTool("t", "widgets_x", "Unrelated."),
-		builtinTool("WidgetMaker", "Unrelated."),
-		mcpTool("s", "superwidgetry", "Unrelated."),
-		mcpTool("s", "widget_y", "Unrelated."),
-		builtinTool("widget", "Unrelated."),
-		builtinTool("Megawidget", "Unrelated."),
-	}
+	tools := tierPool()
 	want := []string{
 		"widget",                                // exact name
 		"mcp__s__widget_y", "mcp__t__widgets_x", // word of the name, MCP, by name
@@ -149,6 +150,22 @@ func TestTierOrder(t *testing.T) {
 		if res.Total != len(want) {
 			t.Errorf("total = %d, want %d", res.Total, len(want))
 		}
+	}
+}
+
+// tierPool has a tool of each of SRCH-5's tiers for "widget", and one
+// that does not match it.
+func tierPool() []pool.Tool {
+	return []pool.Tool{
+		mcpTool("s", "zzz", "Unrelated."),
+		mcpTool("s", "two", "Works on the widget."),
+		{Name: "mcp__s__one", Description: "Unrelated.", SearchHint: "widget things", Kind: pool.MCP, Server: "s", ServerTool: "one"},
+		mcpTool("t", "widgets_x", "Unrelated."),
+		builtinTool("WidgetMaker", "Unrelated."),
+		mcpTool("s", "superwidgetry", "Unrelated."),
+		mcpTool("s", "widget_y", "Unrelated."),
+		builtinTool("widget", "Unrelated."),
+		builtinTool("Megawidget", "Unrelated."),
 	}
 }
 
@@ -220,17 +237,23 @@ func TestCap(t *testing.T) {
 // SRCH-7: a searchHint is matched and ranks above the description, below
 // the name.
 func TestSearchHint(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("a", "mover", "Moves objects to a new place; a teleport of sorts."),
-		{Name: "mcp__b__relocate", Description: "Relocates objects.", SearchHint: "teleport things", Kind: pool.MCP, Server: "b", ServerTool: "relocate"},
-		mcpTool("c", "other", "Unrelated."),
-	}
+	tools := hintPool()
 	want := []string{"mcp__b__relocate", "mcp__a__mover"}
 	if diff := cmp.Diff(want, names(doSearch(t, tools, q("teleport")))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if got := names(doSearch(t, tools, q("teleport things"))); len(got) == 0 || got[0] != "mcp__b__relocate" {
 		t.Errorf("hint phrase: got %v", got)
+	}
+}
+
+// hintPool has a tool whose searchHint says teleport, and one whose
+// description does.
+func hintPool() []pool.Tool {
+	return []pool.Tool{
+		mcpTool("a", "mover", "Moves objects to a new place; a teleport of sorts."),
+		{Name: "mcp__b__relocate", Description: "Relocates objects.", SearchHint: "teleport things", Kind: pool.MCP, Server: "b", ServerTool: "relocate"},
+		mcpTool("c", "other", "Unrelated."),
 	}
 }
 
