@@ -27,72 +27,17 @@ import (
 // synonym, prefix or near spelling; MCP tools before builtins within a
 // tier.
 //
-// The weights were chosen by measurement on the development halves of
-// the evaluation sets (testdata/search/eval/dev.json and
-// eval3/dev3.json) and the old set; docs/search.md lists what each signal is
-// worth there.
-var params = ranking{
-	fields:    [nFields]float64{fName: 3, fServer: 3.5, fHint: 2, fDesc: 1.5, fSchema: 0.75},
-	substring: 1,
-	synonym:   0.6, related: 0.4, derived: 0.8, nouns: 0.4, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, phrasal: true,
-	idfPower: 0.5,
-	coord:    0.75,
-	cover:    2, surface: 0.3, plural: 0.6, one: 1, named: 4, order: 0.5, head: 1, verb: 0.7,
-	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, through: true, asks: 5, phrasalQ: 0.8, medium: true,
-}
-
-type ranking struct {
-	fields    [nFields]float64 // per field a keyword is found in
-	substring float64          // a substring of the name (sql in mysql)
-	// How a keyword reaches a word other than its own, relative to itself.
-	synonym, related, derived, prefix, typo float64
-	nouns                                   float64 // a past verb reaching the nouns derived from it (connected, connections)
-	value                                   float64 // a keyword that looks like an argument value
-	said                                    bool    // whether what a message is to say weighs as a value
-	question                                bool    // whether a question reads, for the verb bonus
-	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
-	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
-	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
-	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
-	state                                   bool    // whether a yes-no question asks for a state
-	states                                  bool    // whether a word after is or are mid-query stands for itself (are open)
-	clauses                                 bool    // whether a clause's verb, after a clause with none, is the query's
-	why                                     bool    // whether a why-question asks to read errors
-	repeats                                 bool    // whether a word said as a value and again not is no value
-	labelled                                float64 // scales the tools of other servers when a label names one
-	through                                 bool    // whether a server named after via, in or on says where to look, as a label does
-	asks                                    float64 // a question against a tool named to change or destroy
-	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
-	medium                                  bool    // whether a server's name first, before what to say, sends it
-	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
-	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
-	stop                                    float64 // a stop word, among other keywords
-	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
-	coord                                   float64 // how much the share of the query a tool covers scales its score
-	cover                                   float64 // times the share of the tool's own name the query covers
-	surface                                 float64 // per keyword written as in the name (issue, not issues)
-	plural                                  float64 // more for a plural keyword written as in the name (list_envelopes)
-	one                                     float64 // less for a plural keyword whose singular is in the name (get_envelope)
-	named                                   float64 // less for a name with the plural of a noun an id follows (order 4417, list_orders)
-	order                                   float64 // per pair of neighbouring name words in the query's order
-	phrase                                  float64 // per pair of description words next to each other in the query
-	intent                                  bool    // whether annotations weigh against the query's intent
-	descSurface                             float64 // per keyword written as in the description
-	implied                                 float64 // a keyword a value implies (file for notes.md)
-	head                                    float64 // the query's first word is the first word of the tool's name
-	verb                                    float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
-}
-
+// The weights (Weights) were chosen by measurement on the development
+// halves of the evaluation sets (testdata/search/eval/dev.json and
+// eval3/dev3.json) and the old set; docs/search.md lists what each signal
+// is worth there.
 // weigh is how well a tool's annotations fit the intent: a query that
 // reads prefers tools that only read, one that changes things prefers
 // tools that do, and only one that destroys prefers destructive tools.
 // The factors are small: they decide between tools that match alike.
-func (i intent) weigh(h effect) float64 {
+func (i intent) weigh(h effect, on bool) float64 {
 	switch {
-	case !params.intent:
+	case !on:
 		return 1
 	case i == reads && h == destroys:
 		return 0.8
@@ -156,6 +101,7 @@ type plan struct {
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
+	rk     *ranking
 }
 
 type reach struct {
@@ -222,11 +168,12 @@ func (x *Index) commonName(k keyword) bool {
 // of its own word and the word it reaches (open reaching create through a
 // synonym is as common as create).
 func (x *Index) rarity(k keyword, v variant) float64 {
+	rk := x.rk
 	df := v.p.df
 	if len(k.vars) > 0 && k.vars[0].literal {
 		df = max(df, k.vars[0].p.df)
 	}
-	return math.Pow(x.idf(df), params.idfPower)
+	return math.Pow(x.idf(df), rk.idfPower)
 }
 
 // scratch is the per-tool arrays one query needs, reused across queries
@@ -260,6 +207,8 @@ func (s *scores) release() {
 }
 
 func (x *Index) score(text string) *scores {
+	rk := x.rk
+	wordStart := rk.on("word-start")
 	p := x.plan(text)
 	sc := getScratch(int(x.next))
 	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier}
@@ -279,7 +228,7 @@ func (x *Index) score(text string) *scores {
 					break // a stop word counts only as a word of a name (get_me)
 				}
 				for _, id := range ids {
-					set(id, params.fields[f]*w)
+					set(id, rk.fields[f]*w)
 					if p.single && v.literal && !k.stop {
 						s.tier[id] = max(s.tier[id], fieldTier(f))
 					}
@@ -292,12 +241,12 @@ func (x *Index) score(text string) *scores {
 		// substrings would mostly find those names again.
 		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || !x.commonName(k)) {
 			subs := x.substrings(c)
-			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
+			w := rk.substring * math.Pow(x.idf(int32(len(subs))), rk.idfPower)
 			for _, id := range subs {
 				// Among other keywords, the start of a longer word of
 				// the name is another word (transit of transitions, time
 				// of timezone): sql in mysql and log in worklog count.
-				if !p.single && params.wordStart && x.startsWord(id, c) {
+				if !p.single && wordStart && x.startsWord(id, c) {
 					continue
 				}
 				set(id, w)
@@ -334,15 +283,16 @@ func (x *Index) score(text string) *scores {
 func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
 
 func (s *scores) computeScale(id int32) float64 {
+	rk := s.x.rk
 	p := s.plan
 	coord := 1.0
 	if p.weight > 0 {
-		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
+		coord = 1 - rk.coord + rk.coord*s.covered[id]/p.weight
 	}
 	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
-		coord *= params.labelled
+		coord *= rk.labelled
 	}
-	return coord * p.intent.weigh(s.x.meta(id).effect)
+	return coord * p.intent.weigh(s.x.meta(id).effect, rk.on("intent"))
 }
 
 // best returns the k best hits in order. Bonuses cost a look at a tool's
@@ -402,12 +352,14 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
+	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return params.head + params.verb + params.cover + (params.surface+params.plural)*own + params.order*max(own-1, 0) + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
-	return params.phrase*float64(max(s.plan.positions-1, 0)) + params.descSurface*float64(s.plan.positions)
+	rk := s.x.rk
+	return rk.phrase*float64(max(s.plan.positions-1, 0)) + rk.descSurface*float64(s.plan.positions)
 }
 
 // class is the part of the order that comes before the score: named
@@ -431,6 +383,7 @@ func (s *scores) computeClass(id int32) int16 {
 // finishName adds the bonuses of tool id's own name and notes how much
 // of it the query leaves out.
 func (s *scores) finishName(id int32) {
+	rk := s.x.rk
 	e := s.x.entry(id)
 	p := s.plan
 	var bonus float64
@@ -444,17 +397,17 @@ func (s *scores) finishName(id int32) {
 			if c := verbClass(nw.word); c != noVerb {
 				verb = true
 				if c == p.verb {
-					bonus += params.verb
+					bonus += rk.verb
 				}
 				// A question asks to read: a tool named to change or
 				// destroy is not its answer (what streams can I join).
 				if p.asks && (c == acts || c == harms) {
-					bonus -= params.asks
+					bonus -= rk.asks
 				}
 			}
 		}
 		if words == 0 && p.head >= 0 && p.headStem(nw.stem) {
-			bonus += params.head
+			bonus += rk.head
 		}
 		r, ok := p.byStem[nw.stem]
 		if !ok {
@@ -470,22 +423,22 @@ func (s *scores) finishName(id int32) {
 		words++
 		covered++
 		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
-			bonus += params.surface
+			bonus += rk.surface
 			if r.literal && singular(w) != w {
-				bonus += params.plural
+				bonus += rk.plural
 			}
 		} else if r.literal && singular(w) != w && singular(w) == nw.word {
-			bonus -= params.one // envelopes asks for many; get_envelope reads one
+			bonus -= rk.one // envelopes asks for many; get_envelope reads one
 		} else if r.literal && p.kws[r.k].single && singular(nw.word) == w {
-			bonus -= params.named // order QZ3M0P9RST reads one; list_orders lists many
+			bonus -= rk.named // order QZ3M0P9RST reads one; list_orders lists many
 		}
 		if prev >= 0 && r.pos > prev {
-			bonus += params.order
+			bonus += rk.order
 		}
 		prev = r.pos
 	}
 	if words > 0 && covered > 0 {
-		bonus += params.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
+		bonus += rk.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
 	}
 	s.left[id] = int8(min(words-covered, 100))
 	s.score[id] += bonus
@@ -497,7 +450,7 @@ func (s *scores) finishName(id int32) {
 func (p *plan) headStem(s string) bool {
 	k := &p.kws[p.head]
 	if k.also == nil {
-		return k.stem == s || k.misspelt && slices.ContainsFunc(k.vars, func(v variant) bool { return v.stem == s && v.q == params.typo })
+		return k.stem == s || k.misspelt && slices.ContainsFunc(k.vars, func(v variant) bool { return v.stem == s && v.q == p.rk.typo })
 	}
 	return slices.ContainsFunc(k.also, func(w string) bool { return stem(w) == s })
 }
@@ -506,6 +459,7 @@ func (p *plan) headStem(s string) bool {
 // query that are next to each other in tool id's description (stop words
 // aside), each pair once, and then scales the score.
 func (s *scores) finishPhrase(id int32) {
+	rk := s.x.rk
 	p := s.plan
 	var pairs, written uint64
 	prev := -2
@@ -526,12 +480,13 @@ func (s *scores) finishPhrase(id int32) {
 		}
 		prev = r.pos
 	})
-	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs)) + params.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
+	s.score[id] = (s.score[id] + rk.phrase*float64(bits.OnesCount64(pairs)) + rk.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
 }
 
 // plan splits a query into keywords and looks their words up.
 func (x *Index) plan(text string) *plan {
-	p := &plan{byStem: map[string]reach{}, head: -1, verb: noVerb}
+	rk := x.rk
+	p := &plan{byStem: map[string]reach{}, head: -1, verb: noVerb, rk: rk}
 	bare := strings.ToLower(bareName(text))
 	if ids, ok := x.names.get(bare); ok {
 		for _, id := range ids {
@@ -573,7 +528,7 @@ func (x *Index) plan(text string) *plan {
 	// errors for a why), at a lower weight, unless the query has it.
 	imply := func(w string) {
 		if _, ok := first[w]; !ok {
-			add(keyword{word: w, stem: stem(w), weight: params.implied})
+			add(keyword{word: w, stem: stem(w), weight: rk.implied})
 			kept++
 		}
 	}
@@ -592,12 +547,12 @@ func (x *Index) plan(text string) *plan {
 		// What a message is to say ("tell them that the build is green",
 		// "a note saying it is approved") is its content: values, not the
 		// request.
-		if params.said && len(ws) == 1 {
+		if rk.on("said") && len(ws) == 1 {
 			if sayWords[lw] && (posting || medium || noun) || lw == "that" && (told || medium) {
 				said = true
 				told = told || medium
 			}
-			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw]) && len(toks) > 1 && x.addressee(toks[1])
+			medium = medium || i == 0 && rk.on("medium") && (x.serverWord(stem(lw)) || mediumWords[lw]) && len(toks) > 1 && x.addressee(toks[1])
 			told = told || tellWords[lw]
 			posting = posting || told || postWords[lw]
 		}
@@ -624,7 +579,7 @@ func (x *Index) plan(text string) *plan {
 		// groceries, tick it off) or denied (can't make it, drop the
 		// reservation), and a verb of a phrasal pair (take it down) or
 		// with senses (please file it as a ticket).
-		if tok.clause && len(ws) > 0 && params.clauses && (p.verb == noVerb || p.head >= 0 && pastOrDenied(all, p.head)) {
+		if tok.clause && len(ws) > 0 && rk.on("clauses") && (p.verb == noVerb || p.head >= 0 && pastOrDenied(all, p.head)) {
 			if w := strings.ToLower(ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] || senses[w] != nil {
 				verb = false
 			}
@@ -643,7 +598,7 @@ func (x *Index) plan(text string) *plan {
 			// A word said again counts once; said as a value first
 			// ('stripe-api-key' from key vault) and then not, it is no value.
 			if j, ok := first[w]; ok {
-				if !value && all[j].weight < 1 && !all[j].stop && params.repeats {
+				if !value && all[j].weight < 1 && !all[j].stop && rk.on("repeats") {
 					all[j].weight = 1
 					last = j
 				}
@@ -657,16 +612,16 @@ func (x *Index) plan(text string) *plan {
 			// After is or are that follow their subject, a verb of the
 			// vocabulary is a state (tickets that are open), no request
 			// to act: it stands for itself only.
-			if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && params.states && verbWords[w] {
+			if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && rk.on("states") && verbWords[w] {
 				k.sense = []string{}
 			}
 			if value {
-				k.weight = params.value
+				k.weight = rk.value
 			}
 			// A verb's particle (spin up, tear down, roll back) makes the
 			// pair mean another verb: the verb reaches it, the particle
 			// weighs as a stop word, and the pair's class is the query's.
-			if n := len(all) - 1; n >= 0 && params.phrasal {
+			if n := len(all) - 1; n >= 0 && rk.on("phrasal") {
 				if to, ok := phrasal[all[n].word+" "+w]; ok {
 					all[n].also = to
 					k.particle = true
@@ -682,7 +637,7 @@ func (x *Index) plan(text string) *plan {
 			// in), the pair is the word alone, and the parts weigh as stop
 			// words: on-call is no call.
 			joined := ""
-			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle && len(w) > 1 && len(all[prev].word) > 1 { // week's is no weeks
+			if prev >= 0 && rk.on("compound") && !value && all[prev].weight == 1 && !k.particle && len(w) > 1 && len(all[prev].word) > 1 { // week's is no weeks
 				joined = all[prev].word + w
 				// Written with a hyphen (to-do, e-mail), a short pair joins
 				// too.
@@ -731,7 +686,7 @@ func (x *Index) plan(text string) *plan {
 		// we are live", "post on bluesky: shipping today"), the rest is
 		// what to post. A label alone ("snowflake: list warehouses")
 		// qualifies what follows.
-		if tok.label && posting && params.said {
+		if tok.label && posting && rk.on("said") {
 			said = true
 		}
 		// A label that names a server (algolia: add a record) says where
@@ -739,7 +694,7 @@ func (x *Index) plan(text string) *plan {
 		// So does one after via, using, in or on (send it via mailgun,
 		// in snowflake, delete the rows).
 		server := stem(lw)
-		by := i > 0 && throughWords[bareWord(toks[i-1].text)] && params.through
+		by := i > 0 && throughWords[bareWord(toks[i-1].text)] && rk.on("through")
 		if (tok.label && !posting || by) && x.serverWord(server) {
 			sp, _ := x.words.get(server)
 			p.servers = append(p.servers, sp.f[fServer])
@@ -747,7 +702,7 @@ func (x *Index) plan(text string) *plan {
 	}
 	// A verb's particle after its object (turn the dag back on, shut the
 	// server down) makes the pair mean another verb, as next to it does.
-	if h := p.head; h >= 0 && params.phrasal && all[h].also == nil {
+	if h := p.head; h >= 0 && rk.on("phrasal") && all[h].also == nil {
 		for j := h + 2; j < min(len(all), h+8); j++ {
 			pair := all[h].word + " " + all[j].word
 			to, ok := phrasal[pair]
@@ -769,7 +724,7 @@ func (x *Index) plan(text string) *plan {
 	// A medium used as the query's verb before whom or what it sends
 	// (email the report to finance, text a customer) sends it; in a
 	// question (what text is on the page) it is no verb.
-	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) && !questionWords[firstWord(all)] {
+	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && rk.on("medium") && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) && !questionWords[firstWord(all)] {
 		medium, said = true, true
 	}
 	// A server's name used as a verb before what to say (whatsapp mom
@@ -780,12 +735,12 @@ func (x *Index) plan(text string) *plan {
 		kept++
 	}
 	// Why something fails or does not show asks to read its errors.
-	if params.why && firstWord(all) == "why" {
+	if rk.on("why") && firstWord(all) == "why" {
 		imply("error")
 		p.verb, p.intent, p.asks = reads, reads, true
 	}
 	// When something is asks for its date.
-	if w, ok := questionImplies[firstWord(all)]; ok && params.question {
+	if w, ok := questionImplies[firstWord(all)]; ok && rk.on("question") {
 		imply(w)
 	}
 	// Doing things in one go, in one call or at once does them in bulk.
@@ -807,14 +762,14 @@ func (x *Index) plan(text string) *plan {
 	// call) reads, whatever its first word.
 	// A question on what is (is our app allowed to ..., are the doors
 	// open) asks, whatever word comes first after it.
-	if params.question && copulas[firstWord(all)] {
+	if rk.on("question") && copulas[firstWord(all)] {
 		p.verb, p.intent = noVerb, reads
 	}
-	if params.question && p.verb == noVerb && questionWords[firstWord(all)] {
+	if rk.on("question") && p.verb == noVerb && questionWords[firstWord(all)] {
 		p.verb, p.asks = reads, true
 		// A yes-no question (is the door open, are the lights on) asks
 		// for a state.
-		if yesNo[all[0].word] && params.state && kept > 0 {
+		if yesNo[all[0].word] && rk.on("state") && kept > 0 {
 			imply("state")
 		}
 	}
@@ -832,7 +787,7 @@ func (x *Index) plan(text string) *plan {
 		// I" is get_me.
 		for i := range all {
 			if isStop(all[i].word) || all[i].particle || all[i].part {
-				all[i].stop, all[i].weight = true, params.stop
+				all[i].stop, all[i].weight = true, rk.stop
 			}
 		}
 	}
@@ -851,7 +806,7 @@ func (x *Index) plan(text string) *plan {
 	p.meaning = max(p.meaning, 1)
 	// The sense of the query's verb, from its object: the first three
 	// words after it that are no stop words.
-	if h := p.head; h >= 0 && params.senses {
+	if h := p.head; h >= 0 && rk.on("senses") {
 		// Turning or making something into something else converts it,
 		// breaking it into parts splits it: the verb is convert, not turn
 		// (on).
@@ -877,7 +832,7 @@ func (x *Index) plan(text string) *plan {
 	// Making something a state (make the entry live, make the video
 	// password protected, make genre filterable) changes it; it does not
 	// make a new one.
-	if h := p.head; h >= 0 && params.senses && p.kws[h].word == "make" && p.kws[h].sense == nil {
+	if h := p.head; h >= 0 && rk.on("senses") && p.kws[h].word == "make" && p.kws[h].sense == nil {
 		for _, k := range p.kws[h+1:] {
 			if to, ok := madeStates[k.word]; ok && k.weight == 1 {
 				p.kws[h].sense = to
@@ -915,17 +870,18 @@ func (x *Index) plan(text string) *plan {
 // of take and takes) is no form of them: it reaches them as a near
 // spelling, and the near spellings too (task).
 func (x *Index) variants(k *keyword) {
+	rk := x.rk
 	p, ok := x.words.get(k.stem)
-	doubt := ok && params.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
+	doubt := ok && rk.on("folds") && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
 	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else if !isStop(k.word) && !k.particle && !(params.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
+	} else if !isStop(k.word) && !k.particle && !(rk.on("known") && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
 		k.misspelt = !ok
 		if doubt {
-			k.vars = append(k.vars, variant{stem: k.stem, q: params.typo, p: p})
+			k.vars = append(k.vars, variant{stem: k.stem, q: rk.typo, p: p})
 		} else if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
-				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
+				k.vars = append(k.vars, variant{stem: key, q: rk.prefix, p: p})
 			})
 		}
 		if len(k.word) >= 4 || doubt {
@@ -961,7 +917,7 @@ func (x *Index) variants(k *keyword) {
 						near = swapped(key, k.word)
 					}
 					if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
-						k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
+						k.vars = append(k.vars, variant{stem: key, q: rk.typo, p: p})
 					}
 				})
 			}
@@ -974,21 +930,21 @@ func (x *Index) variants(k *keyword) {
 			}
 		}
 	}
-	reach(derive(k.word), params.derived, false)
-	reach(nounsOf(k.word), params.nouns, false)
+	reach(derive(k.word), rk.derived, false)
+	reach(nounsOf(k.word), rk.nouns, false)
 	for _, w := range k.also {
-		reach([]string{stem(w)}, params.phrasalQ, false)
-		reach(synonymTable[stem(w)], params.synonym, false)
+		reach([]string{stem(w)}, rk.phrasalQ, false)
+		reach(synonymTable[stem(w)], rk.synonym, false)
 	}
 	for _, w := range k.sense {
-		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), rk.synonym, false)
 	}
 	if k.sense != nil {
 		return
 	}
 	key := tableKey(k.word)
-	reach(synonymTable[key], params.synonym, false)
-	reach(relatedTable[key], params.related, true)
+	reach(synonymTable[key], rk.synonym, false)
+	reach(relatedTable[key], rk.related, true)
 }
 
 // letterPairs are the two-letter prefixes, by their first letter: made

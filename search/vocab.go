@@ -14,8 +14,8 @@ import (
 // and wikis, the web and browsers, media, maps, smart homes, identity),
 // not from any one evaluation query. A match through it counts below the
 // word itself: a synonym (verbGroups, nounGroups) or a narrower word
-// reaching a broader one (narrower) at params.synonym, a looser relation
-// (related) at params.related, a derived form (derive) at params.derived.
+// reaching a broader one (narrower) at Weights.Synonym, a looser relation
+// (related) at Weights.Related, a derived form (derive) at Weights.Derived.
 
 // verbGroups are verbs that mean one another in a tool's name.
 var verbGroups = [][]string{
