@@ -830,7 +830,7 @@ func (x *Index) find(q query) ([]int32, int) {
 		s := &scores{x: x, plan: &plan{}}
 		return topBy(x.all(), q.limit, s.compare), x.live
 	}
-	s := x.score(text)
+	s := x.score(text, nil)
 	defer s.release()
 	return s.best(q.limit), len(s.hits)
 }

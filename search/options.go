@@ -91,6 +91,8 @@ type ranking struct {
 	asks, phrase, descSurface                                float64
 	// off holds the disabled rules and signals that are switches.
 	off map[string]bool
+	// rules are the analyzer's rules that are on, by stage.
+	rules ruleSet
 }
 
 // defaultRanking is the zero Options resolved, shared by every Index
@@ -133,6 +135,7 @@ func newRanking(opts *Options) (*ranking, error) {
 				strings.Join(RuleNames(), ", "), strings.Join(SignalNames(), ", "))
 		}
 	}
+	rk.rules = enabledRules(rk.off)
 	return rk, nil
 }
 
@@ -171,12 +174,6 @@ var signalOff = map[string]func(*ranking){
 // switchNames are the switches outside the analyzer's rules: how a
 // keyword's variants are looked up, substrings, and the intent signal.
 var switchNames = []string{"known", "folds", "word-start", "intent"}
-
-// RuleNames are the names of the analyzer's rules, which
-// Options.Disable turns off.
-func RuleNames() []string {
-	return []string{"said", "question", "phrasal", "compound", "senses", "state", "states", "clauses", "why", "repeats", "through", "medium"}
-}
 
 // SignalNames are the names of the scorer's signals and switches, which
 // Options.Disable turns off.

@@ -344,7 +344,7 @@ func TestPhoneNumbers(t *testing.T) {
 	})
 	x := NewIndex(tools)
 	for _, query := range []string{"look up +1 415-908-3801", "call (415)908-3801"} {
-		if !slices.ContainsFunc(x.plan(query).kws, func(k keyword) bool { return k.word == "phone" }) {
+		if !slices.ContainsFunc(x.plan(query, nil).kws, func(k keyword) bool { return k.word == "phone" }) {
 			t.Errorf("%q: the number does not imply a phone", query)
 		}
 	}
@@ -368,7 +368,7 @@ func TestHyphenatedPairsJoin(t *testing.T) {
 		"basecamp: to-do lists": "mcp__basecamp__get_todolists",
 		"basecamp to-dos":       "mcp__basecamp__get_todos",
 	})
-	kws := NewIndex(tools).plan("to-do lists").kws
+	kws := NewIndex(tools).plan("to-do lists", nil).kws
 	for _, w := range []string{"todo", "todolists"} {
 		if !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == w }) {
 			t.Errorf("to-do lists: no keyword %s", w)
@@ -376,7 +376,7 @@ func TestHyphenatedPairsJoin(t *testing.T) {
 	}
 	// Two stop words apart are no word: for me is no forme (form).
 	forms := append(slices.Clip(tools), mcpTool("forms", "list_forms", "List the forms."))
-	if kws := NewIndex(forms).plan("bookmark this page for me").kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "forme" }) {
+	if kws := NewIndex(forms).plan("bookmark this page for me", nil).kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "forme" }) {
 		t.Errorf("for me joined into forme: %+v", kws)
 	}
 }
@@ -433,7 +433,7 @@ func TestClauseVerb(t *testing.T) {
 		"outlook keeps crashing, please file a ticket": "file",
 		"the printer is down, can you reboot it":       "reboot",
 	} {
-		if p := x.plan(query); p.head < 0 || p.kws[p.head].word != verb {
+		if p := x.plan(query, nil); p.head < 0 || p.kws[p.head].word != verb {
 			t.Errorf("%q: the verb is not %s", query, verb)
 		}
 	}
@@ -484,7 +484,7 @@ func TestServerInItsOwnStyle(t *testing.T) {
 		"record what we owe AWS for hosting in QuickBooks": "mcp__quickbooks__create_bill",
 		"what did people say in the Rocket.Chat channel":   "mcp__rocketchat__get_channel_history",
 	})
-	if kws := NewIndex(tools).plan("bills in QuickBooks").kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "quickbooks" && k.weight == 1 }) {
+	if kws := NewIndex(tools).plan("bills in QuickBooks", nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "quickbooks" && k.weight == 1 }) {
 		t.Errorf("QuickBooks weighs as a value: %+v", kws)
 	}
 }
@@ -502,7 +502,7 @@ func TestHashtagsAndWeekdays(t *testing.T) {
 		"show the latest mastodon posts tagged #rustlang": "mcp__mastodon__get_hashtag_timeline",
 		"move ticktick task 63b7 due date to next monday": "mcp__ticktick__update_task",
 	})
-	if kws := NewIndex(tools).plan("due next monday").kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "monday" && k.weight == 1 }) {
+	if kws := NewIndex(tools).plan("due next monday", nil).kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "monday" && k.weight == 1 }) {
 		t.Errorf("next monday weighs as the server monday: %+v", kws)
 	}
 }
@@ -514,7 +514,7 @@ func TestNeverMind(t *testing.T) {
 		mcpTool("uber", "get_ride_status", "Get the status of a ride: driver, arrival time."),
 	}
 	wantFirst(t, tools, map[string]string{"never mind the ride, I found a taxi": "mcp__uber__cancel_ride"})
-	if kws := NewIndex(tools).plan("never mind the ride").kws; !slices.Contains(kws[0].also, "cancel") {
+	if kws := NewIndex(tools).plan("never mind the ride", nil).kws; !slices.Contains(kws[0].also, "cancel") {
 		t.Errorf("never mind does not mean cancel: %+v", kws[0])
 	}
 }
@@ -539,7 +539,7 @@ func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
 		"turn the AC off on the ecobee":           "mcp__ecobee__setHvacMode",
 		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
 	})
-	if p := NewIndex(tools).plan("buy some bitcoin"); !slices.Contains(p.kws[p.head].sense, "order") {
+	if p := NewIndex(tools).plan("buy some bitcoin", nil); !slices.Contains(p.kws[p.head].sense, "order") {
 		t.Errorf("buying bitcoin places no order: %+v", p.kws[p.head])
 	}
 	// Seen recently asks for recent observations; the miles on a car its
@@ -564,7 +564,7 @@ func TestDeniedVerbs(t *testing.T) {
 	}
 	query := "just unsubscribe them on beehiiv, don't delete"
 	wantFirst(t, tools, map[string]string{query: "mcp__beehiiv__update_subscription"})
-	if kws := NewIndex(tools).plan(query).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "delete" && k.weight < 1 }) {
+	if kws := NewIndex(tools).plan(query, nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "delete" && k.weight < 1 }) {
 		t.Errorf("don't delete: delete weighs as a request: %+v", kws)
 	}
 }
@@ -575,7 +575,7 @@ func TestWhenAsksForADate(t *testing.T) {
 		mcpTool("fred", "get_release_dates", "Get the dates of a release's publications."),
 		mcpTool("fred", "get_release", "Get a release: its name and notes."),
 	}
-	if kws := NewIndex(tools).plan("when is the next jobs report out").kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "date" && k.weight < 1 }) {
+	if kws := NewIndex(tools).plan("when is the next jobs report out", nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "date" && k.weight < 1 }) {
 		t.Errorf("when implies no date: %+v", kws)
 	}
 	wantFirst(t, tools, map[string]string{"when is the next release out": "mcp__fred__get_release_dates"})
@@ -589,7 +589,7 @@ func TestPutOnACalendar(t *testing.T) {
 		mcpTool("kv", "put_item", "Put an item into a table."),
 	}
 	wantFirst(t, tools, map[string]string{"put piano lesson for the kids on the calendar every Wednesday 4pm": "mcp__calendar__create_event"})
-	p := NewIndex(tools).plan("put piano lesson for the kids on the calendar")
+	p := NewIndex(tools).plan("put piano lesson for the kids on the calendar", nil)
 	if !slices.Contains(p.kws[p.head].sense, "add") {
 		t.Errorf("put ... on the calendar does not add: %+v", p.kws[p.head])
 	}
@@ -715,7 +715,7 @@ func TestANounBeforeAnIdNamesOne(t *testing.T) {
 	ruleMatters(t, tools, query, "mcp__pos__get_order", "named")
 	// A quoted name names one too; a word before a plain word does not.
 	for q, one := range map[string]bool{"what schemas are in the catalog 'prod'": true, "what schemas are in the catalog prod": false} {
-		kws := NewIndex(tools).plan(q).kws
+		kws := NewIndex(tools).plan(q, nil).kws
 		if got := slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "catalog" && k.single }); got != one {
 			t.Errorf("%q: catalog names one: %v, want %v", q, got, one)
 		}
@@ -729,11 +729,11 @@ func TestMisspeltFirstWord(t *testing.T) {
 		mcpTool("shop", "get_sale", "Get a sale."),
 		mcpTool("shop", "refund_sale", "Refund a sale."),
 	})
-	p := x.plan("refnd sale")
+	p := x.plan("refnd sale", nil)
 	if p.head < 0 || !p.headStem(stem("refund")) || p.headStem(stem("sale")) {
 		t.Errorf("refnd sale: refund is not the first word: %+v", p.kws)
 	}
-	if p := x.plan("refund sale"); !p.headStem(stem("refund")) {
+	if p := x.plan("refund sale", nil); !p.headStem(stem("refund")) {
 		t.Errorf("refund sale: refund is not the first word")
 	}
 }

@@ -334,7 +334,7 @@ func TestKnownWordsAreNoPrefixes(t *testing.T) {
 		mcpTool("maps", "maps_directions", "Get directions between two places."),
 		mcpTool("hr", "commuter_benefits", "Enroll in commuter benefits."),
 	})
-	for _, k := range x.plan("my commute home").kws {
+	for _, k := range x.plan("my commute home", nil).kws {
 		if k.word != "commute" {
 			continue
 		}
