@@ -89,8 +89,15 @@ type ranking struct {
 	idfPower, coord, labelled                                float64
 	cover, surface, plural, one, named, order, head, verb    float64
 	asks, phrase, descSurface                                float64
-	// off holds the disabled rules and signals that are switches.
+	// off holds the disabled rules and switches.
 	off map[string]bool
+	// The switches, resolved: whether a word the vocabulary knows is not
+	// taken for a prefix or a misspelling (known), whether a word with no
+	// e to drop is no form of words whose e was dropped (folds, taks is
+	// no take), whether among other keywords the start of a longer name
+	// word is no substring match (word-start: transit, transitions), and
+	// whether annotations weigh against the query's intent (intent).
+	known, folds, wordStart, intent bool
 	// rules are the analyzer's rules that are on, by stage.
 	rules ruleSet
 }
@@ -136,11 +143,9 @@ func newRanking(opts *Options) (*ranking, error) {
 		}
 	}
 	rk.rules = enabledRules(rk.off)
+	rk.known, rk.folds, rk.wordStart, rk.intent = !rk.off["known"], !rk.off["folds"], !rk.off["word-start"], !rk.off["intent"]
 	return rk, nil
 }
-
-// on reports whether the switch or rule name is on.
-func (rk *ranking) on(name string) bool { return !rk.off[name] }
 
 // signalOff turns a weighed signal off: what its weight is without it.
 var signalOff = map[string]func(*ranking){

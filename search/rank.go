@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -31,25 +30,6 @@ import (
 // halves of the evaluation sets (testdata/search/eval/dev.json and
 // eval3/dev3.json) and the old set; docs/search.md lists what each signal
 // is worth there.
-// weigh is how well a tool's annotations fit the intent: a query that
-// reads prefers tools that only read, one that changes things prefers
-// tools that do, and only one that destroys prefers destructive tools.
-// The factors are small: they decide between tools that match alike.
-func (i intent) weigh(h effect, on bool) float64 {
-	switch {
-	case !on:
-		return 1
-	case i == reads && h == destroys:
-		return 0.8
-	case i == reads && h == writes:
-		return 0.93
-	case i == acts && h == readsOnly:
-		return 0.9
-	case i == harms && h == destroys:
-		return 1.1
-	}
-	return 1
-}
 
 // Single-keyword tiers (SRCH-5), strongest last.
 const (
@@ -130,6 +110,27 @@ type variant struct {
 	p       *post
 	literal bool
 	loose   bool // a looser relation: it scores, but covers no word of a name
+	how     howReached
+}
+
+// howReached is how a keyword reaches a stem.
+type howReached int8
+
+const (
+	howWord howReached = iota
+	howSynonym
+	howRelated
+	howDerived
+	howNouns
+	howPrefix
+	howTypo
+	howPhrasal
+	howSense
+)
+
+var howNames = [...]string{
+	howWord: "word", howSynonym: "synonym", howRelated: "related", howDerived: "derived", howNouns: "noun",
+	howPrefix: "prefix", howTypo: "near spelling", howPhrasal: "phrasal verb", howSense: "sense",
 }
 
 // scores is one keyword query evaluated over an index.
@@ -144,6 +145,8 @@ type scores struct {
 	// aside) that reach it.
 	covered []float64
 	hits    []int32
+	touched []int32    // the tools the keyword being scored reached
+	ex      *explainer // nil unless explaining
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -160,14 +163,14 @@ func (x *Index) serverWord(stem string) bool {
 
 // commonName reports whether keyword k is a whole word of the names of
 // many tools.
-func (x *Index) commonName(k keyword) bool {
+func (x *Index) commonName(k *keyword) bool {
 	return len(k.vars) > 0 && k.vars[0].literal && len(k.vars[0].p.f[fName]) >= 32
 }
 
 // rarity weighs keyword k reaching a tool through v: by the more common
 // of its own word and the word it reaches (open reaching create through a
 // synonym is as common as create).
-func (x *Index) rarity(k keyword, v variant) float64 {
+func (x *Index) rarity(k *keyword, v variant) float64 {
 	rk := x.rk
 	df := v.p.df
 	if len(k.vars) > 0 && k.vars[0].literal {
@@ -206,66 +209,19 @@ func (s *scores) release() {
 	scratches.Put(s.sc)
 }
 
-func (x *Index) score(text string, trace *[]Fired) *scores {
-	rk := x.rk
-	wordStart := rk.on("word-start")
+func (x *Index) score(text string, ex *explainer) *scores {
+	var trace *[]Fired
+	if ex != nil {
+		trace = &ex.fired
+	}
 	p := x.plan(text, trace)
 	sc := getScratch(int(x.next))
-	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier}
-	cur := sc.cur
-	var touched []int32
-	set := func(id int32, v float64) {
-		if cur[id] == 0 {
-			touched = append(touched, id)
-		}
-		cur[id] = max(cur[id], v)
-	}
-	for _, k := range p.kws {
-		for _, v := range k.vars {
-			w := v.q * x.rarity(k, v)
-			for f, ids := range v.p.f {
-				if k.stop && f > fServer {
-					break // a stop word counts only as a word of a name (get_me)
-				}
-				for _, id := range ids {
-					set(id, rk.fields[f]*w)
-					if p.single && v.literal && !k.stop {
-						s.tier[id] = max(s.tier[id], fieldTier(f))
-					}
-				}
-			}
-		}
-		// A substring of a name (sql in mysql, log in worklog) counts for
-		// keywords that are no values; for a word many names have whole
-		// (list, get), only when it decides a tier (a single keyword): its
-		// substrings would mostly find those names again.
-		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || !x.commonName(k)) {
-			subs := x.substrings(c)
-			w := rk.substring * math.Pow(x.idf(int32(len(subs))), rk.idfPower)
-			for _, id := range subs {
-				// Among other keywords, the start of a longer word of
-				// the name is another word (transit of transitions, time
-				// of timezone): sql in mysql and log in worklog count.
-				if !p.single && wordStart && x.startsWord(id, c) {
-					continue
-				}
-				set(id, w)
-				if p.single {
-					s.tier[id] = max(s.tier[id], tierSubstring)
-				}
-			}
-		}
-		for _, id := range touched {
-			if s.score[id] == 0 {
-				s.hits = append(s.hits, id)
-			}
-			s.score[id] += cur[id] * k.weight
-			if !k.stop {
-				s.covered[id] += k.weight
-			}
-			cur[id] = 0
-		}
-		touched = touched[:0]
+	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex}
+	for i := range p.kws {
+		k := &p.kws[i]
+		s.matchFields(k)
+		s.matchSubstrings(k)
+		s.addKeyword(i)
 	}
 	for _, id := range p.exact {
 		if s.score[id] == 0 && !slices.Contains(s.hits, id) {
@@ -278,22 +234,90 @@ func (x *Index) score(text string, trace *[]Fired) *scores {
 	return s
 }
 
+// set notes v as a match of tool id to the keyword being scored, from
+// field (or fSubstring) through stem: the keyword scores its best.
+func (s *scores) set(id int32, v float64, field int, stem string) {
+	cur := s.sc.cur
+	if cur[id] == 0 {
+		s.touched = append(s.touched, id)
+	}
+	if s.ex != nil && v > cur[id] {
+		s.ex.best(id, field, stem, v)
+	}
+	cur[id] = max(cur[id], v)
+}
+
+// matchFields matches keyword k in every field of every tool, through
+// each of its variants, weighed by the field, the variant's quality and
+// its rarity.
+func (s *scores) matchFields(k *keyword) {
+	x, p, rk := s.x, s.plan, s.x.rk
+	for _, v := range k.vars {
+		w := v.q * x.rarity(k, v)
+		for f, ids := range v.p.f {
+			if k.stop && f > fServer {
+				break // a stop word counts only as a word of a name (get_me)
+			}
+			for _, id := range ids {
+				s.set(id, rk.fields[f]*w, f, v.stem)
+				if p.single && v.literal && !k.stop {
+					s.tier[id] = max(s.tier[id], fieldTier(f))
+				}
+			}
+		}
+	}
+}
+
+// matchSubstrings matches keyword k inside names. A substring of a name
+// (sql in mysql, log in worklog) counts for keywords that are no values;
+// for a word many names have whole (list, get), only when it decides a
+// tier (a single keyword): its substrings would mostly find those names
+// again.
+func (s *scores) matchSubstrings(k *keyword) {
+	x, p, rk := s.x, s.plan, s.x.rk
+	c := compact(k.word)
+	if len(c) < 3 || k.weight != 1 || !p.single && x.commonName(k) {
+		return
+	}
+	subs := x.substrings(c)
+	w := rk.substring * math.Pow(x.idf(int32(len(subs))), rk.idfPower)
+	for _, id := range subs {
+		// Among other keywords, the start of a longer word of the name
+		// is another word (transit of transitions, time of timezone):
+		// sql in mysql and log in worklog count.
+		if !p.single && rk.wordStart && x.startsWord(id, c) {
+			continue
+		}
+		s.set(id, w, fSubstring, c)
+		if p.single {
+			s.tier[id] = max(s.tier[id], tierSubstring)
+		}
+	}
+}
+
+// addKeyword adds keyword n's best match to the score of each tool it
+// reached, and readies the pass for the next keyword.
+func (s *scores) addKeyword(n int) {
+	k, cur := &s.plan.kws[n], s.sc.cur
+	for _, id := range s.touched {
+		if s.score[id] == 0 {
+			s.hits = append(s.hits, id)
+		}
+		s.score[id] += cur[id] * k.weight
+		if !k.stop {
+			s.covered[id] += k.weight
+		}
+		if s.ex != nil {
+			s.ex.matched(id, n, cur[id]*k.weight)
+		}
+		cur[id] = 0
+	}
+	s.touched = s.touched[:0]
+}
+
 // scale is what multiplies a tool's score and bonuses: the share of the
 // query it covers, and how its annotations fit the query's intent.
 func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
-
-func (s *scores) computeScale(id int32) float64 {
-	rk := s.x.rk
-	p := s.plan
-	coord := 1.0
-	if p.weight > 0 {
-		coord = 1 - rk.coord + rk.coord*s.covered[id]/p.weight
-	}
-	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
-		coord *= rk.labelled
-	}
-	return coord * p.intent.weigh(s.x.meta(id).effect, rk.on("intent"))
-}
 
 // best returns the k best hits in order. Bonuses cost a look at a tool's
 // name and description, so they are added in two rounds, each only to the
@@ -380,70 +404,6 @@ func (s *scores) computeClass(id int32) int16 {
 	return c
 }
 
-// finishName adds the bonuses of tool id's own name and notes how much
-// of it the query leaves out.
-func (s *scores) finishName(id int32) {
-	rk := s.x.rk
-	e := s.x.entry(id)
-	p := s.plan
-	var bonus float64
-	words, covered, prev := 0, 0, -1
-	verb := p.verb == noVerb
-	for _, nw := range e.own {
-		if nw.ns {
-			continue
-		}
-		if !verb {
-			if c := verbClass(nw.word); c != noVerb {
-				verb = true
-				if c == p.verb {
-					bonus += rk.verb
-				}
-				// A question asks to read: a tool named to change or
-				// destroy is not its answer (what streams can I join).
-				if p.asks && (c == acts || c == harms) {
-					bonus -= rk.asks
-				}
-			}
-		}
-		if words == 0 && p.head >= 0 && p.headStem(nw.stem) {
-			bonus += rk.head
-		}
-		r, ok := p.byStem[nw.stem]
-		if !ok {
-			// A stop word of a name (getTransitionsForJiraIssue) is
-			// not left uncovered, unless it is the name's verb (like in
-			// like_tweet).
-			if !isStop(nw.word) || verbClass(nw.word) != noVerb {
-				words++
-				prev = -1
-			}
-			continue
-		}
-		words++
-		covered++
-		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
-			bonus += rk.surface
-			if r.literal && singular(w) != w {
-				bonus += rk.plural
-			}
-		} else if r.literal && singular(w) != w && singular(w) == nw.word {
-			bonus -= rk.one // envelopes asks for many; get_envelope reads one
-		} else if r.literal && p.kws[r.k].single && singular(nw.word) == w {
-			bonus -= rk.named // order QZ3M0P9RST reads one; list_orders lists many
-		}
-		if prev >= 0 && r.pos > prev {
-			bonus += rk.order
-		}
-		prev = r.pos
-	}
-	if words > 0 && covered > 0 {
-		bonus += rk.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
-	}
-	s.left[id] = int8(min(words-covered, 100))
-	s.score[id] += bonus
-}
-
 // headStem reports whether name stem s is the query's first word, or
 // for a phrasal verb (get out, tear down) one of the verbs it means: get
 // out is no get.
@@ -453,34 +413,6 @@ func (p *plan) headStem(s string) bool {
 		return k.stem == s || k.misspelt && slices.ContainsFunc(k.vars, func(v variant) bool { return v.stem == s && v.q == p.rk.typo })
 	}
 	return slices.ContainsFunc(k.also, func(w string) bool { return stem(w) == s })
-}
-
-// finishPhrase adds a bonus per pair of keywords next to each other in the
-// query that are next to each other in tool id's description (stop words
-// aside), each pair once, and then scales the score.
-func (s *scores) finishPhrase(id int32) {
-	rk := s.x.rk
-	p := s.plan
-	var pairs, written uint64
-	prev := -2
-	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
-		if whole || isStop(word) {
-			return
-		}
-		r, ok := p.byStem[stem(word)]
-		if !ok {
-			prev = -2
-			return
-		}
-		if r.pos == prev+1 && r.pos < 64 {
-			pairs |= 1 << r.pos
-		}
-		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
-			written |= 1 << r.pos
-		}
-		prev = r.pos
-	})
-	s.score[id] = (s.score[id] + rk.phrase*float64(bits.OnesCount64(pairs)) + rk.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
 }
 
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
@@ -494,79 +426,92 @@ func (s *scores) finishPhrase(id int32) {
 func (x *Index) variants(k *keyword) {
 	rk := x.rk
 	p, ok := x.words.get(k.stem)
-	doubt := ok && rk.on("folds") && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
+	doubt := ok && rk.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
 	if ok && !doubt {
-		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else if !isStop(k.word) && !k.particle && !(rk.on("known") && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
+		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true, how: howWord})
+	} else if !isStop(k.word) && !k.particle && !(rk.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
 		k.misspelt = !ok
 		if doubt {
-			k.vars = append(k.vars, variant{stem: k.stem, q: rk.typo, p: p})
+			k.vars = append(k.vars, variant{stem: k.stem, q: rk.typo, p: p, how: howTypo})
 		} else if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
-				k.vars = append(k.vars, variant{stem: key, q: rk.prefix, p: p})
+				k.vars = append(k.vars, variant{stem: key, q: rk.prefix, p: p, how: howPrefix})
 			})
 		}
 		if len(k.word) >= 4 || doubt {
-			// A near spelling starts as the word does, or with its first
-			// letters swapped (lsit, rleay).
-			st := k.stem
-			var starts []string // a stem can be two letters (sxes, sx)
-			if len(st) >= 2 {
-				starts = append(starts, st[:2])
-			}
-			if len(st) >= 3 {
-				starts = append(starts, st[1:2]+st[:1], st[:1]+st[2:3])
-			}
-			// Its second letter dropped or mistyped (hurly, hourly), for
-			// words long enough to be told apart from others so.
-			if first := st[0] - 'a'; len(k.word) >= 5 && first < 26 {
-				for _, pre := range letterPairs[first] {
-					if !slices.Contains(starts, pre) {
-						starts = append(starts, pre)
-					}
-				}
-			}
-			for i, pre := range starts {
-				if i > 0 && pre == st[:2] {
-					continue
-				}
-				x.words.near(pre, func(key string, p *post) {
-					near := oneEdit(key, st) || oneEdit(key, k.word)
-					if !near && strings.HasSuffix(key, "i") {
-						near = oneEdit(key[:len(key)-1]+"y", k.word) // flaky as the pool has it, flaki as a stem
-					}
-					if len(k.word) < 5 {
-						near = swapped(key, k.word)
-					}
-					if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
-						k.vars = append(k.vars, variant{stem: key, q: rk.typo, p: p})
-					}
-				})
+			x.nearSpellings(k)
+		}
+	}
+	x.related(k)
+}
+
+// nearSpellings adds the words of the pool one edit away from keyword
+// k's (two neighbouring letters swapped, under five letters). A near
+// spelling starts as the word does, or with its first letters swapped
+// (lsit, rleay), or, for words long enough to be told apart from others
+// so, with its second letter dropped or mistyped (hurly, hourly).
+func (x *Index) nearSpellings(k *keyword) {
+	st := k.stem
+	var starts []string // a stem can be two letters (sxes, sx)
+	if len(st) >= 2 {
+		starts = append(starts, st[:2])
+	}
+	if len(st) >= 3 {
+		starts = append(starts, st[1:2]+st[:1], st[:1]+st[2:3])
+	}
+	if first := st[0] - 'a'; len(k.word) >= 5 && first < 26 {
+		for _, pre := range letterPairs[first] {
+			if !slices.Contains(starts, pre) {
+				starts = append(starts, pre)
 			}
 		}
 	}
-	reach := func(stems []string, q float64, loose bool) {
+	for i, pre := range starts {
+		if i > 0 && pre == st[:2] {
+			continue
+		}
+		x.words.near(pre, func(key string, p *post) {
+			near := oneEdit(key, st) || oneEdit(key, k.word)
+			if !near && strings.HasSuffix(key, "i") {
+				near = oneEdit(key[:len(key)-1]+"y", k.word) // flaky as the pool has it, flaki as a stem
+			}
+			if len(k.word) < 5 {
+				near = swapped(key, k.word)
+			}
+			if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
+				k.vars = append(k.vars, variant{stem: key, q: x.rk.typo, p: p, how: howTypo})
+			}
+		})
+	}
+}
+
+// related adds the words of the pool keyword k reaches through the
+// vocabulary: derived forms, a past verb's nouns, the verbs a phrasal
+// verb or the verb's sense means, its synonyms and looser relations.
+func (x *Index) related(k *keyword) {
+	rk := x.rk
+	reach := func(stems []string, q float64, how howReached) {
 		for _, s := range stems {
 			if p, ok := x.words.get(s); ok && q > 0 {
-				k.vars = append(k.vars, variant{stem: s, q: q, p: p, loose: loose})
+				k.vars = append(k.vars, variant{stem: s, q: q, p: p, loose: how == howRelated, how: how})
 			}
 		}
 	}
-	reach(derive(k.word), rk.derived, false)
-	reach(nounsOf(k.word), rk.nouns, false)
+	reach(derive(k.word), rk.derived, howDerived)
+	reach(nounsOf(k.word), rk.nouns, howNouns)
 	for _, w := range k.also {
-		reach([]string{stem(w)}, rk.phrasalQ, false)
-		reach(synonymTable[stem(w)], rk.synonym, false)
+		reach([]string{stem(w)}, rk.phrasalQ, howPhrasal)
+		reach(synonymTable[stem(w)], rk.synonym, howSynonym)
 	}
 	for _, w := range k.sense {
-		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), rk.synonym, false)
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), rk.synonym, howSense)
 	}
 	if k.sense != nil {
 		return
 	}
 	key := tableKey(k.word)
-	reach(synonymTable[key], rk.synonym, false)
-	reach(relatedTable[key], rk.related, true)
+	reach(synonymTable[key], rk.synonym, howSynonym)
+	reach(relatedTable[key], rk.related, howRelated)
 }
 
 // letterPairs are the two-letter prefixes, by their first letter: made
@@ -1014,55 +959,89 @@ func (x *Index) substrings(sub string) []int32 {
 	return out
 }
 
-// compare orders two tools, better first: the tools the query names;
-// for a single keyword, the tier and then MCP before builtin (SRCH-5);
-// the score; MCP before builtin; the tool with less of its name left
-// unmatched (list_issues before list_issue_comments); for a query that
-// reads, the tool that does not destroy; and only then the name.
+// compare orders two tools, better first (see decide).
 func (s *scores) compare(a, b int32) int {
+	c, _ := s.decide(a, b)
+	return c
+}
+
+// tieBreak names the step of decide that ordered two tools.
+type tieBreak int8
+
+const (
+	byExact tieBreak = iota
+	byTier
+	byKindInTier
+	byScore
+	byKind
+	byEffect
+	byLeft
+	byBrowse
+	byName
+	byID
+)
+
+var tieBreakNames = [...]string{
+	byExact:      "named exactly",
+	byTier:       "tier of a single keyword (name, substring, hint, description, argument)",
+	byKindInTier: "MCP before builtin within a tier",
+	byScore:      "score",
+	byKind:       "MCP before builtin",
+	byEffect:     "the one that does less (reads before writes before destroys)",
+	byLeft:       "less of the name left unmatched",
+	byBrowse:     "named to search or list",
+	byName:       "name",
+	byID:         "order of indexing",
+}
+
+// decide orders two tools, better first, and says which step did: the
+// tools the query names; for a single keyword, the tier and then MCP
+// before builtin (SRCH-5); the score; MCP before builtin; the tool that
+// does less (a query that reads, the tool that does not destroy); the
+// tool with less of its name left unmatched (list_issues before
+// list_issue_comments); the tool named to search or list; and only then
+// the name.
+func (s *scores) decide(a, b int32) (int, tieBreak) {
 	p := s.plan
 	if xa, xb := slices.Contains(p.exact, a), slices.Contains(p.exact, b); xa != xb {
-		if xa {
-			return -1
-		}
-		return 1
+		return first(xa), byExact
 	}
 	ea, eb := s.x.entry(a), s.x.entry(b)
 	if p.single {
 		if s.tier[a] != s.tier[b] {
-			return int(s.tier[b]) - int(s.tier[a])
+			return int(s.tier[b]) - int(s.tier[a]), byTier
 		}
 		if ea.mcp != eb.mcp {
-			return kindOrder(ea, eb)
+			return first(ea.mcp), byKindInTier
 		}
 	}
 	if s.score != nil && s.score[a] != s.score[b] {
-		if s.score[a] > s.score[b] {
-			return -1
-		}
-		return 1
+		return first(s.score[a] > s.score[b]), byScore
 	}
 	if ea.mcp != eb.mcp {
-		return kindOrder(ea, eb)
+		return first(ea.mcp), byKind
 	}
-	if len(p.kws) > 0 {
-		if ea.effect != eb.effect {
-			return int(ea.effect) - int(eb.effect)
-		}
+	if len(p.kws) > 0 && ea.effect != eb.effect {
+		return int(ea.effect) - int(eb.effect), byEffect
 	}
 	if s.left != nil && s.left[a] != s.left[b] {
-		return int(s.left[a]) - int(s.left[b])
+		return int(s.left[a]) - int(s.left[b]), byLeft
 	}
 	if ba, bb := browses(ea), browses(eb); ba != bb {
-		if ba {
-			return -1
-		}
-		return 1
+		return first(ba), byBrowse
 	}
 	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
-		return c
+		return c, byName
 	}
-	return int(a) - int(b)
+	return int(a) - int(b), byID
+}
+
+// first is -1 when a comes first, else 1.
+func first(a bool) int {
+	if a {
+		return -1
+	}
+	return 1
 }
 
 // browses reports whether a tool is named for searching or listing: of
@@ -1077,13 +1056,6 @@ func browses(e *entry) bool {
 }
 
 var browseVerbs = wordSet("search", "list", "query", "find", "browse")
-
-func kindOrder(a, b *entry) int {
-	if a.mcp {
-		return -1
-	}
-	return 1
-}
 
 // topBy returns the best k of ids in order by less, without sorting all
 // of them.
