@@ -202,7 +202,11 @@ func (s *scores) explainResult(id int32, rest []int32) ExplainedResult {
 // String renders the explanation as text, for people.
 func (e Explanation) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "query %q: %d matching tools\n", e.Query, e.Total)
+	tools := "tools"
+	if e.Total == 1 {
+		tools = "tool"
+	}
+	fmt.Fprintf(&b, "query %q: %d matching %s\n", e.Query, e.Total, tools)
 	if len(e.Rules) > 0 {
 		b.WriteString("\nrules that fired:\n")
 		for _, f := range e.Rules {

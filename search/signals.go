@@ -195,7 +195,7 @@ func (s *scores) finishPhrase(id int32) {
 	phrase := rk.phrase * float64(bits.OnesCount64(pairs))
 	surface := rk.descSurface * float64(bits.OnesCount64(written))
 	if s.ex != nil {
-		s.ex.signal(id, sigPhrase, phrase, fmt.Sprintf("query words side by side in the description: %d pairs", bits.OnesCount64(pairs)))
+		s.ex.signal(id, sigPhrase, phrase, fmt.Sprintf("pairs of query words side by side in the description: %d", bits.OnesCount64(pairs)))
 		s.ex.signal(id, sigDescSurface, surface, fmt.Sprintf("keywords written as in the description: %d", bits.OnesCount64(written)))
 	}
 	s.score[id] = (s.score[id] + phrase + surface) * s.scale(id)
