@@ -119,3 +119,46 @@ func TestExplainOtherQueries(t *testing.T) {
 		t.Errorf("empty query: %+v, %v", e, err)
 	}
 }
+
+// Each signal of the scorer shows in an explanation where it applies,
+// with its reason. Every signal has a case here.
+func TestSignalsShow(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ signal, query, reason string }{
+		{"verb", "create a cluster", `"create"`},
+		{"asks", "which clusters can I create", `"create"`},
+		{"head", "create a cluster", `"create"`},
+		{"surface", "create a cluster", `"cluster"`},
+		{"plural", "list errors", `"errors"`},
+		{"one", "get orders", `"order"`},
+		{"named", "get order 4417", `"orders"`},
+		{"order", "create a cluster", `"cluster"`},
+		{"cover", "create a cluster", "2 of 2"},
+		{"phrase", "create a cluster", "side by side"},
+		{"desc-surface", "create a cluster", "written as in the description"},
+		{"coord", "create a cluster", "of the query's weight"},
+		{"labelled", "algolia: add a record", "another server"},
+		{"intent", "list clusters", "a query that reads, a tool that writes"},
+	}
+	x := NewIndex(rulePool())
+	var tested []string
+	for _, c := range cases {
+		tested = append(tested, c.signal)
+		e, err := x.Explain(json.RawMessage(q(c.query)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(e.Results, func(r ExplainedResult) bool {
+			return slices.ContainsFunc(append(r.Signals, r.Scale...), func(sp SignalPoints) bool {
+				return sp.Signal == c.signal && strings.Contains(sp.Reason, c.reason)
+			})
+		}) {
+			t.Errorf("%q: no result shows signal %s for %q:\n%s", c.query, c.signal, c.reason, e)
+		}
+	}
+	for _, name := range signalNames {
+		if !slices.Contains(tested, name) {
+			t.Errorf("signal %s has no case in TestSignalsShow", name)
+		}
+	}
+}

@@ -25,6 +25,7 @@ func rulePool() []pool.Tool {
 		mcpTool("calendar", "create_event", "Create an event on a date."),
 		mcpTool("books", "profit_loss_report", "Get the profit and loss report."),
 		mcpTool("shop", "get_order", "Get an order by id."),
+		mcpTool("shop", "list_orders", "List orders."),
 		mcpTool("shop", "bulk_update_orders", "Update multiple orders in one batch."),
 		mcpTool("home", "get_state", "Get the state of a door or a light."),
 		mcpTool("maps", "geocode", "Convert an address into coordinates."),
