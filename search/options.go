@@ -104,22 +104,30 @@ type ranking struct {
 
 // defaultRanking is the zero Options resolved, shared by every Index
 // made without options.
-var defaultRanking = func() *ranking {
-	rk, err := newRanking(nil)
-	if err != nil {
-		panic(err) // the defaults name no rule
-	}
-	return rk
-}()
+var defaultRanking = resolve(DefaultWeights(), nil)
 
+// newRanking resolves opts, checking that Disable names only rules and
+// signals.
 func newRanking(opts *Options) (*ranking, error) {
 	if opts == nil {
-		opts = &Options{}
+		return defaultRanking, nil
+	}
+	for _, name := range opts.Disable {
+		if _, ok := signalOff[name]; !ok && !slices.Contains(switchNames, name) && !slices.Contains(RuleNames(), name) {
+			return nil, fmt.Errorf("%w: %q (rules: %s; signals: %s)", ErrUnknownName, name,
+				strings.Join(RuleNames(), ", "), strings.Join(SignalNames(), ", "))
+		}
 	}
 	w := DefaultWeights()
 	if opts.Weights != nil {
 		w = *opts.Weights
 	}
+	return resolve(w, opts.Disable), nil
+}
+
+// resolve is the ranking of weights w with the rules and signals named in
+// disable (all known) turned off.
+func resolve(w Weights, disable []string) *ranking {
 	rk := &ranking{
 		fields:    [nFields]float64{fName: w.Name, fServer: w.Server, fHint: w.Hint, fDesc: w.Description, fSchema: w.Schema},
 		substring: w.Substring,
@@ -130,21 +138,16 @@ func newRanking(opts *Options) (*ranking, error) {
 		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface,
 		off: map[string]bool{},
 	}
-	for _, name := range opts.Disable {
-		off, ok := signalOff[name]
-		switch {
-		case ok:
+	for _, name := range disable {
+		if off, ok := signalOff[name]; ok {
 			off(rk)
-		case slices.Contains(switchNames, name) || slices.Contains(RuleNames(), name):
+		} else {
 			rk.off[name] = true
-		default:
-			return nil, fmt.Errorf("%w: %q (rules: %s; signals: %s)", ErrUnknownName, name,
-				strings.Join(RuleNames(), ", "), strings.Join(SignalNames(), ", "))
 		}
 	}
 	rk.rules = enabledRules(rk.off)
 	rk.known, rk.folds, rk.wordStart, rk.intent = !rk.off["known"], !rk.off["folds"], !rk.off["word-start"], !rk.off["intent"]
-	return rk, nil
+	return rk
 }
 
 // signalOff turns a weighed signal off: what its weight is without it.
@@ -165,6 +168,7 @@ var signalOff = map[string]func(*ranking){
 	"cover":        func(r *ranking) { r.cover = 0 },
 	"surface":      func(r *ranking) { r.surface = 0 },
 	"plural":       func(r *ranking) { r.plural, r.one = 0, 0 },
+	"one":          func(r *ranking) { r.one = 0 },
 	"named":        func(r *ranking) { r.named = 0 },
 	"order":        func(r *ranking) { r.order = 0 },
 	"phrase":       func(r *ranking) { r.phrase = 0 },
