@@ -535,8 +535,7 @@ func rulePhrasal(pl *planner) bool {
 	if n < 0 {
 		return true
 	}
-	pair := pl.all[n].word + " " + pl.w
-	to, ok := phrasal[pair]
+	to, ok := phrasal[pl.all[n].word+" "+pl.w] // no string is made for the lookup
 	if !ok {
 		return true
 	}
@@ -547,7 +546,7 @@ func rulePhrasal(pl *planner) bool {
 		pl.p.intent = max(pl.p.verb, reads)
 	}
 	if pl.trace != nil {
-		pl.note("%q -> %s", pair, strings.Join(to, ", "))
+		pl.note("%q -> %s", pl.all[n].word+" "+pl.w, strings.Join(to, ", "))
 	}
 	return true
 }
