@@ -48,7 +48,7 @@ var ruleList = ruleSet{
 		{name: "said", apply: ruleSaid},
 		{name: "medium-first", needs: []string{"said", "medium"}, apply: ruleMediumFirst},
 		{name: "posting", needs: []string{"said"}, apply: rulePosting},
-		{name: "value", core: true, apply: ruleValue},
+		{name: "is-value", core: true, apply: ruleValue},
 		{name: "date", apply: ruleDate},
 		{name: "clauses", apply: ruleClauses},
 		{name: "noun-before-id", apply: ruleNounBeforeID},
@@ -351,6 +351,9 @@ func ruleValue(pl *planner) bool {
 		known = known || whole && len(ws) > 1
 		return !known && mixed(w) || idLike(w)
 	})
+	if pl.trace != nil && pl.value && len(ws) > 0 {
+		pl.note("%q is a value", pl.tok.text)
+	}
 	return true
 }
 
@@ -793,6 +796,9 @@ func ruleStopWords(pl *planner) bool {
 func ruleCap(pl *planner) bool {
 	p := pl.p
 	p.kws = pl.all[:min(len(pl.all), maxKeywords)]
+	if pl.trace != nil && len(p.kws) < len(pl.all) {
+		pl.note("the first %d keywords are read, %d more are not", len(p.kws), len(pl.all)-len(p.kws))
+	}
 	if p.head >= len(p.kws) {
 		p.head = -1 // the first word came after the cap
 	}

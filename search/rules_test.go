@@ -1,6 +1,8 @@
 package search
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -43,6 +45,11 @@ func rulePool() []pool.Tool {
 // can be turned off has a case here.
 func TestRulesFire(t *testing.T) {
 	t.Parallel()
+	var many strings.Builder // forty words, each once
+	many.WriteString("list")
+	for i := range 40 {
+		fmt.Fprintf(&many, " w%d", i)
+	}
 	cases := []struct{ rule, query, did string }{
 		{"dotted-server", "post on rocket.chat", `"rocket.chat" -> rocketchat`},
 		{"abbreviation", "p&l this year", `"p&l" -> profit loss`},
@@ -74,6 +81,10 @@ func TestRulesFire(t *testing.T) {
 		{"into", "turn an address into coordinates", `"turn" ... into -> convert`},
 		{"senses", "open the page", `"open" "page" -> navigate, visit, goto`},
 		{"made-states", "make the entry live", "make ... -> "},
+		// Core rules, which stay on, note what they did too.
+		{"exact-name", "mcp__fs__read_file", `"mcp__fs__read_file" names 1 tool(s)`},
+		{"is-value", "read notes.md", `"notes.md" is a value`},
+		{"cap", many.String(), "the first 32 keywords are read"},
 	}
 	x := NewIndex(rulePool())
 	var tested []string
@@ -85,6 +96,12 @@ func TestRulesFire(t *testing.T) {
 			t.Errorf("%q: rule %s did not note %q; fired %v", c.query, c.rule, c.did, fired)
 		}
 		off, err := x.WithOptions(&Options{Disable: []string{c.rule}})
+		if !slices.Contains(RuleNames(), c.rule) {
+			if !errors.Is(err, ErrUnknownName) {
+				t.Errorf("core rule %s turned off: err = %v, want ErrUnknownName", c.rule, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

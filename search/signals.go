@@ -14,6 +14,12 @@ import (
 // records it with its reason when the query is being explained
 // (Index.Explain); a search that does not explain formats no reason.
 // Options.Disable turns a signal off by name (signalOff).
+//
+// To add a signal: a constant below and its name, its computation where
+// its inputs are read (a name word: nameScan; the description:
+// finishPhrase; a factor: computeScale) adding through add or
+// explainer.signal, a case in TestSignalsShow, and for a weight, a field
+// of Weights and an entry of signalOff.
 
 // signal names one signal.
 type signal int8
