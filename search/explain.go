@@ -47,7 +47,10 @@ type ExplainedReach struct {
 // TieBreak is the step of the order that put it before the next result
 // (score, tier, MCP before builtin, ...).
 type ExplainedResult struct {
-	Name     string         `json:"name"`
+	Name string `json:"name"`
+	// Class is what orders the result before its score: named exactly,
+	// and for a query of one keyword its tier (SRCH-5).
+	Class    string         `json:"class,omitempty"`
 	Matches  []FieldMatch   `json:"matches"`
 	Signals  []SignalPoints `json:"signals"`
 	Scale    []SignalPoints `json:"scale"`
@@ -191,12 +194,27 @@ func (s *scores) explainResult(id int32, rest []int32) ExplainedResult {
 	}
 	if s.score != nil {
 		r.Score = s.score[id]
+		r.Class = s.className(id)
 	}
 	if len(rest) > 0 {
 		_, by := s.decide(id, rest[0])
 		r.TieBreak = tieBreakNames[by]
 	}
 	return r
+}
+
+var tierNames = [...]string{tierNone: "", tierSchema: "argument", tierDesc: "description", tierHint: "hint", tierSubstring: "substring of the name", tierName: "word of the name"}
+
+// className says what puts tool id before others whatever the scores.
+func (s *scores) className(id int32) string {
+	var parts []string
+	if slices.Contains(s.plan.exact, id) {
+		parts = append(parts, "named exactly")
+	}
+	if s.plan.single && s.tier[id] != tierNone {
+		parts = append(parts, "single keyword, tier: "+tierNames[s.tier[id]])
+	}
+	return strings.Join(parts, "; ")
 }
 
 // String renders the explanation as text, for people.
@@ -249,6 +267,9 @@ func (k ExplainedKeyword) String() string {
 func (r ExplainedResult) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  score %.3f\n", r.Name, r.Score)
+	if r.Class != "" {
+		fmt.Fprintf(&b, "     (%s)\n", r.Class)
+	}
 	matches := slices.SortedStableFunc(slices.Values(r.Matches), func(a, b FieldMatch) int { return cmp.Compare(b.Points, a.Points) })
 	for _, m := range matches {
 		fmt.Fprintf(&b, "     %+7.3f  %s in %s (%s)\n", m.Points, m.Keyword, m.Field, m.Stem)

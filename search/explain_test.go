@@ -110,7 +110,15 @@ func TestExplainOtherQueries(t *testing.T) {
 	if _, err := x.Explain(json.RawMessage(`{"query": 7}`)); !errors.As(err, &ae) {
 		t.Errorf("bad args: err = %v, want an *ArgsError", err)
 	}
-	e, err := x.Explain(json.RawMessage(q("select:mcp__fs__read_file,nope")))
+	e, err := x.Explain(json.RawMessage(q("cluster")))
+	if err != nil || len(e.Results) < 2 || e.Results[0].Class != "single keyword, tier: word of the name" {
+		t.Errorf("cluster: %v\n%s", err, e)
+	}
+	e, err = x.Explain(json.RawMessage(q("mcp__fs__read_file")))
+	if err != nil || len(e.Results) == 0 || !strings.HasPrefix(e.Results[0].Class, "named exactly") || e.Results[0].TieBreak != tieBreakNames[byExact] {
+		t.Errorf("an exact name: %v\n%s", err, e)
+	}
+	e, err = x.Explain(json.RawMessage(q("select:mcp__fs__read_file,nope")))
 	if err != nil || !e.Select || len(e.Results) != 1 || e.Results[0].Name != "mcp__fs__read_file" {
 		t.Errorf("select: %+v, %v", e, err)
 	}

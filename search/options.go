@@ -48,7 +48,14 @@ type Weights struct {
 	// Coord is how much the share of the query a tool covers scales it;
 	// Labelled scales the tools of other servers when a label names one.
 	Coord, Labelled float64
-	// Signals added to a tool's score (Signals describes each).
+	// The signals added to a tool's score, as Explain names them: the
+	// share of its name covered, a keyword written as in the name, a
+	// plural one, a plural whose singular is the name's word (taken
+	// away), a noun before an id whose plural is the name's (taken away),
+	// name words in the query's order, the query's first word first in the
+	// name, the query's verb class the name's verb's, a question against a
+	// name that changes things (taken away), query words side by side in
+	// the description, keywords written as in the description.
 	Cover, Surface, Plural, One, Named, Order, Head, Verb, Asks, Phrase, DescSurface float64
 }
 
