@@ -59,12 +59,14 @@ type ExplainedResult struct {
 }
 
 // FieldMatch is a keyword's best match in a tool: the field (name,
-// server, hint, description, schema, or substring of the name), the stem
-// it matched through, and its points (the field's weight times the
-// stem's quality and rarity, times the keyword's weight).
+// server, hint, description, schema, or substring of the name) and its
+// weight, the stem it matched through, and its points (the field's
+// weight times the stem's quality and rarity, times the keyword's
+// weight).
 type FieldMatch struct {
 	Keyword string  `json:"keyword"`
 	Field   string  `json:"field"`
+	Weight  float64 `json:"weight"`
 	Stem    string  `json:"stem"`
 	Points  float64 `json:"points"`
 	k       int     // the keyword's place in the plan
@@ -85,6 +87,7 @@ var fieldNames = [...]string{fName: "name", fServer: "server", fHint: "hint", fD
 
 // explainer records, while a query is scored, what Explain reports.
 type explainer struct {
+	rk    *ranking
 	fired []Fired
 	// from is, per tool, the best match so far of the keyword being
 	// scored; tools is what each tool has gained.
@@ -92,8 +95,8 @@ type explainer struct {
 	tools map[int32]*ExplainedResult
 }
 
-func newExplainer() *explainer {
-	return &explainer{from: map[int32]FieldMatch{}, tools: map[int32]*ExplainedResult{}}
+func newExplainer(rk *ranking) *explainer {
+	return &explainer{rk: rk, from: map[int32]FieldMatch{}, tools: map[int32]*ExplainedResult{}}
 }
 
 func (ex *explainer) tool(id int32) *ExplainedResult {
@@ -107,7 +110,11 @@ func (ex *explainer) tool(id int32) *ExplainedResult {
 
 // best notes a better match of the keyword being scored.
 func (ex *explainer) best(id int32, field int, stem string, v float64) {
-	ex.from[id] = FieldMatch{Field: fieldNames[field], Stem: stem, Points: v}
+	weight := ex.rk.substring
+	if field < nFields {
+		weight = ex.rk.fields[field]
+	}
+	ex.from[id] = FieldMatch{Field: fieldNames[field], Weight: weight, Stem: stem, Points: v}
 }
 
 // matched notes the points keyword n gave tool id, through its best match.
@@ -156,7 +163,7 @@ func (x *Index) Explain(args json.RawMessage) (Explanation, error) {
 		s = &scores{x: x, plan: &plan{}}
 		ids, e.Total = topBy(x.all(), q.limit+1, s.compare), x.live
 	} else {
-		s = x.score(text, newExplainer())
+		s = x.score(text, newExplainer(x.rk))
 		defer s.release()
 		ids, e.Total = s.best(q.limit+1), len(s.hits)
 		e.Rules = s.ex.fired
@@ -272,7 +279,7 @@ func (r ExplainedResult) String() string {
 	}
 	matches := slices.SortedStableFunc(slices.Values(r.Matches), func(a, b FieldMatch) int { return cmp.Compare(b.Points, a.Points) })
 	for _, m := range matches {
-		fmt.Fprintf(&b, "     %+7.3f  %s in %s (%s)\n", m.Points, m.Keyword, m.Field, m.Stem)
+		fmt.Fprintf(&b, "     %+7.3f  %s in %s (%s; field weight %g)\n", m.Points, m.Keyword, m.Field, m.Stem, m.Weight)
 	}
 	for _, sp := range r.Signals {
 		fmt.Fprintf(&b, "     %+7.3f  %s: %s\n", sp.Value, sp.Signal, sp.Reason)

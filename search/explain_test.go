@@ -86,7 +86,7 @@ func TestExplainShowsWhy(t *testing.T) {
 		t.Errorf("tie-break %q, want score", top.TieBreak)
 	}
 	text := e.String()
-	for _, want := range []string{"phrasal: \"spin up\" -> create", "1. mcp__k8s__create_cluster", "in name (cluster)", "head: the query's first word starts the name", "before the next by: score"} {
+	for _, want := range []string{"phrasal: \"spin up\" -> create", "1. mcp__k8s__create_cluster", "in name (cluster; field weight 3)", "head: the query's first word starts the name", "before the next by: score"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

@@ -613,7 +613,7 @@ func TestSearchExplain(t *testing.T) {
 		`phrasal: "spin up" -> create, start, launch`,
 		"spin (1.00): add (synonym 0.60)",
 		"1. mcp__notes__add_note  score ",
-		"note in server (not)",
+		"note in server (not; field weight 3.5)",
 		`verb: the query's verb means the name's verb: "add"`,
 		"before the next by: score",
 	} {
