@@ -14,7 +14,7 @@
 // A query is one of three things. "select:A,B,C" returns exactly the
 // tools named, in that order, case-insensitively, each once, unknown names
 // dropped, not capped by max_results. An empty query lists the pool.
-// Anything else is keywords, ranked by a scoring function (rank.go):
+// Anything else is keywords, ranked by a scoring function:
 //
 //   - A tool named by the query comes first: its full name, or its own
 //     name without the mcp__<server>__ prefix (every tool of that name
@@ -113,6 +113,16 @@
 //     tool that cannot destroy anything, the tool with less of its name
 //     left unmatched, the tool named for searching or listing (the one to
 //     start from); then the name.
+//
+// The code has three parts. The analyzer (rules.go) is an ordered list of
+// named rules that read a query into a plan: its keywords, its verb, the
+// servers it names. The scorer adds each keyword's best field match
+// (rank.go) and named signals (signals.go), then orders by the named
+// steps of decide. Options hold the weights (Weights) and the rules and
+// signals turned off by name (Disable, for ablation); an Index keeps its
+// own, so nothing in the package is mutable. Index.Explain (and execlua
+// search --explain) reports the rules that fired, the keywords' reach,
+// and per result its matches, signals, scale factors and tie-break.
 //
 // The lexicon: the word tables the ranking reads are data, in plain-text
 // files under lexicon/ embedded in the package and loaded once when it

@@ -78,7 +78,7 @@ type lexicalList struct {
 
 // lexical ranks text lexically, the depth best kept.
 func (x *Index) lexical(text string, depth int) lexicalList {
-	s := x.score(text)
+	s := x.score(text, nil)
 	defer s.release()
 	l := lexicalList{ids: s.best(depth), depth: depth, single: s.plan.single, hit: make([]bool, x.next), total: len(s.hits)}
 	for l.pinned < len(l.ids) && slices.Contains(s.plan.exact, l.ids[l.pinned]) {

@@ -63,6 +63,7 @@ type Index struct {
 	names  dict[[]int32]
 	groups map[string]*group
 	args   argSpec
+	rk     *ranking // the options, resolved
 }
 
 const chunkSize = 256
@@ -168,8 +169,10 @@ func (b *bloom) holds(o *bloom) bool {
 
 // NewIndex prepares tools for searching. It copies what it keeps, so later
 // changes to the slice do not reach the Index (schemas' bytes are shared).
-func NewIndex(tools []pool.Tool) *Index {
-	x := &Index{groups: map[string]*group{}, args: newArgSpec(), names: dict[[]int32]{hashed: true}}
+func NewIndex(tools []pool.Tool) *Index { return newIndex(tools, defaultRanking) }
+
+func newIndex(tools []pool.Tool, rk *ranking) *Index {
+	x := &Index{groups: map[string]*group{}, args: newArgSpec(), names: dict[[]int32]{hashed: true}, rk: rk}
 	return x.apply(nil, groupTools(tools))
 }
 
@@ -836,7 +839,7 @@ func (x *Index) find(q query) ([]int32, int) {
 		s := &scores{x: x, plan: &plan{}}
 		return topBy(x.all(), q.limit, s.compare), x.live
 	}
-	s := x.score(text)
+	s := x.score(text, nil)
 	defer s.release()
 	return s.best(q.limit), len(s.hits)
 }

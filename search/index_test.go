@@ -196,10 +196,10 @@ func TestPruningKeepsTheTop(t *testing.T) {
 	}
 	for _, q := range queries {
 		for _, k := range []int{1, 5, 50} {
-			pruned := x.score(q.Query)
+			pruned := x.score(q.Query, nil)
 			got := pruned.best(k)
 			pruned.release()
-			all := x.score(q.Query)
+			all := x.score(q.Query, nil)
 			for _, id := range all.hits {
 				all.finishName(id)
 				all.finishPhrase(id)

@@ -78,7 +78,7 @@ func TestPlanIsLinear(t *testing.T) {
 		text := numberedWords(words)
 		best := time.Duration(1<<63 - 1)
 		for range 3 {
-			best = min(best, cputime.Spent(t, func() { x.plan(text) }))
+			best = min(best, cputime.Spent(t, func() { x.plan(text, nil) }))
 		}
 		return best
 	}

@@ -11,6 +11,7 @@ import (
 // A word ending in a colon is a label, no value: after a verb of posting
 // the text after it is what to post; alone it qualifies what follows.
 func TestLabels(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("twitter", "post_tweet", "Post a tweet."),
 		mcpTool("twitter", "like_tweet", "Like a tweet."),
@@ -22,7 +23,7 @@ func TestLabels(t *testing.T) {
 		"tweet: we are live on product hunt today": "mcp__twitter__post_tweet",
 		"snowflake: list warehouses":               "mcp__snowflake__list_warehouses",
 	})
-	ruleMatters(t, tools, "tweet: we are live on product hunt today", "mcp__twitter__post_tweet", func(r *ranking) { r.said = false })
+	ruleMatters(t, tools, "tweet: we are live on product hunt today", "mcp__twitter__post_tweet", "said")
 }
 
 // A name's verb is never a stop word: like in like_tweet is left
@@ -52,12 +53,13 @@ func TestParticleIsNoPrefix(t *testing.T) {
 
 // Turning or making something into something else converts it.
 func TestIntoConverts(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("maps", "geocode", "Convert a place name to coordinates."),
 		mcpTool("home", "turn_on", "Turn on a device by name."),
 	}
 	wantFirst(t, tools, map[string]string{"turn a city name into coordinates": "mcp__maps__geocode"})
-	ruleMatters(t, tools, "turn a city name into coordinates", "mcp__maps__geocode", func(r *ranking) { r.senses = false })
+	ruleMatters(t, tools, "turn a city name into coordinates", "mcp__maps__geocode", "senses")
 }
 
 // Abbreviations stand for their words; r/name is a subreddit, as
@@ -91,6 +93,7 @@ func TestServerIsNoCompoundPart(t *testing.T) {
 // A server's name or a medium first, before what to say, is a verb of
 // sending: whatsapp mom that I am late sends her a message.
 func TestMediumFirstSends(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("whatsapp", "send_message", "Send a WhatsApp message to a phone number."),
 		mcpTool("whatsapp", "get_chat", "Get a chat by its id."),
@@ -102,7 +105,7 @@ func TestMediumFirstSends(t *testing.T) {
 		"whatsapp my mom at 34612345678 that I will be 20 minutes late": "mcp__whatsapp__send_message",
 		"email the team that the release is out":                        "mcp__gmail__send_email",
 	})
-	ruleMatters(t, tools, "whatsapp my mom at 34612345678 that I will be 20 minutes late", "mcp__whatsapp__send_message", func(r *ranking) { r.medium = false })
+	ruleMatters(t, tools, "whatsapp my mom at 34612345678 that I will be 20 minutes late", "mcp__whatsapp__send_message", "medium")
 }
 
 // With one keyword among stop words, the stop words set no tier (SRCH-5):
@@ -123,6 +126,7 @@ func TestStopWordsSetNoTier(t *testing.T) {
 // change something is not its answer, even when the question names that
 // change (what streams can I join lists them).
 func TestQuestionsAskNoChange(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("zulip", "subscribe_to_stream", "Join a stream."),
 		mcpTool("zulip", "list_streams", "List the streams of the organization."),
@@ -134,23 +138,25 @@ func TestQuestionsAskNoChange(t *testing.T) {
 		"join a zulip stream":                          "mcp__zulip__subscribe_to_stream",
 		"which google docs do I have about onboarding": "mcp__docs__listGoogleDocs",
 	})
-	ruleMatters(t, tools, "what zulip streams can I join", "mcp__zulip__list_streams", func(r *ranking) { r.asks = 0 })
+	ruleMatters(t, tools, "what zulip streams can I join", "mcp__zulip__list_streams", "asks")
 }
 
 // Why something does not work asks to read its errors.
 func TestWhyReadsErrors(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("airflow", "post_dag_run", "Trigger a new DAG run."),
 		annotated(mcpTool("airflow", "list_import_errors", "List the errors of DAG files that failed to import."), true, false),
 	}
 	wantFirst(t, tools, map[string]string{"why isn't my new dag showing up": "mcp__airflow__list_import_errors"})
-	ruleMatters(t, tools, "why isn't my new dag showing up", "mcp__airflow__list_import_errors", func(r *ranking) { r.why = false })
+	ruleMatters(t, tools, "why isn't my new dag showing up", "mcp__airflow__list_import_errors", "why")
 }
 
 // A verb's particle after its object means the phrasal verb (turn the
 // dag back on unpauses it), and a word said as a value and then again is
 // no value (key vault after 'stripe-api-key').
 func TestSeparatedParticlesAndRepeats(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("airflow", "unpause_dag", "Unpause a DAG so that it is scheduled again."),
 		mcpTool("airflow", "get_dag_details", "Get the details of a DAG."),
@@ -162,13 +168,14 @@ func TestSeparatedParticlesAndRepeats(t *testing.T) {
 		"turn the nightly_etl dag back on":                       "mcp__airflow__unpause_dag",
 		"get secret 'stripe-api-key' from key vault kv-payments": "mcp__azure__keyvault_secret_get",
 	})
-	ruleMatters(t, tools, "turn the nightly_etl dag back on", "mcp__airflow__unpause_dag", func(r *ranking) { r.phrasal = false })
-	ruleMatters(t, tools, "get secret 'stripe-api-key' from key vault kv-payments", "mcp__azure__keyvault_secret_get", func(r *ranking) { r.repeats = false })
+	ruleMatters(t, tools, "turn the nightly_etl dag back on", "mcp__airflow__unpause_dag", "phrasal")
+	ruleMatters(t, tools, "get secret 'stripe-api-key' from key vault kv-payments", "mcp__azure__keyvault_secret_get", "repeats")
 }
 
 // Logging, filing or raising a bug creates one; logging hours is still a
 // worklog.
 func TestLogAndFileSenses(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("shortcut", "stories-create", "Create a new story."),
 		mcpTool("shortcut", "stories-search", "Search stories."),
@@ -180,13 +187,14 @@ func TestLogAndFileSenses(t *testing.T) {
 		"file a bug in shortcut":                           "mcp__shortcut__stories-create",
 		"log work hours on a jira issue":                   "mcp__jira__add_worklog",
 	})
-	ruleMatters(t, tools, `log a bug in shortcut: "Login button misaligned"`, "mcp__shortcut__stories-create", func(r *ranking) { r.senses = false })
+	ruleMatters(t, tools, `log a bug in shortcut: "Login button misaligned"`, "mcp__shortcut__stories-create", "senses")
 }
 
 // A label that names a server says where to look; a medium as the
 // query's verb, before whom it reaches, sends; a question on what is asks
 // to read, whatever word follows it.
 func TestLabelsMediaAndCopulas(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("shop", "create_product", "Create a new product record."),
 		mcpTool("store", "add_product", "Add a new product to the store."),
@@ -201,9 +209,9 @@ func TestLabelsMediaAndCopulas(t *testing.T) {
 		"email this week's report to finance@acme.io":           "mcp__mail__send_email",
 		"is our new auth0 app allowed to redirect to localhost": "mcp__auth0__list_applications",
 	})
-	ruleMatters(t, tools, "algolia: add a new product record", "mcp__algolia__saveObject", func(r *ranking) { r.labelled = 1 })
-	ruleMatters(t, tools, "email this week's report to finance@acme.io", "mcp__mail__send_email", func(r *ranking) { r.medium = false })
-	ruleMatters(t, tools, "is our new auth0 app allowed to redirect to localhost", "mcp__auth0__list_applications", func(r *ranking) { r.question = false })
+	ruleMatters(t, tools, "algolia: add a new product record", "mcp__algolia__saveObject", "labelled")
+	ruleMatters(t, tools, "email this week's report to finance@acme.io", "mcp__mail__send_email", "medium")
+	ruleMatters(t, tools, "is our new auth0 app allowed to redirect to localhost", "mcp__auth0__list_applications", "question")
 }
 
 // A verb's particle apart from it means the phrasal verb only where the
@@ -227,6 +235,7 @@ func TestSplitPhrasalsAndAgentNouns(t *testing.T) {
 
 // Breaking something into parts splits it; buying a domain registers it.
 func TestBreakIntoAndBuy(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("pdf", "split_pdf", "Split a PDF into several files by page ranges."),
 		mcpTool("pdf", "compress_pdf", "Compress a PDF file."),
@@ -237,7 +246,7 @@ func TestBreakIntoAndBuy(t *testing.T) {
 		"break the contract pdf into one file per section": "mcp__pdf__split_pdf",
 		"buy the domain sunnyside.io":                      "mcp__dns__domains_create",
 	})
-	ruleMatters(t, tools, "buy the domain sunnyside.io", "mcp__dns__domains_create", func(r *ranking) { r.senses = false })
+	ruleMatters(t, tools, "buy the domain sunnyside.io", "mcp__dns__domains_create", "senses")
 }
 
 // A service written as its domain or with a dot (rocket.chat, monday.com)
@@ -298,6 +307,7 @@ func TestSecondLetterTypo(t *testing.T) {
 // A plural asks for many: the tool named in the plural, not the one that
 // reads one.
 func TestPluralAsksForMany(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("docusign", "get_envelope", "Get an envelope that was completed."),
 		mcpTool("docusign", "list_envelopes", "List envelopes by status."),
@@ -305,18 +315,19 @@ func TestPluralAsksForMany(t *testing.T) {
 		mcpTool("docusign", "list_recipients", "List who completed an envelope."),
 	}
 	wantFirst(t, tools, map[string]string{"docusign envelopes completed this month": "mcp__docusign__list_envelopes"})
-	ruleMatters(t, tools, "docusign envelopes completed this month", "mcp__docusign__list_envelopes", func(r *ranking) { r.plural, r.one = 0, 0 })
+	ruleMatters(t, tools, "docusign envelopes completed this month", "mcp__docusign__list_envelopes", "plural")
 }
 
 // After is or are that follow their subject, a verb's form is a state
 // (tickets that are open), not a verb to match by its synonyms.
 func TestStateAfterCopula(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("freshdesk", "get_ticket", "Get a ticket by id."),
 		mcpTool("freshdesk", "search_tickets", "Search tickets by status, priority and text."),
 	}
 	wantFirst(t, tools, map[string]string{"which freshdesk tickets are open": "mcp__freshdesk__search_tickets"})
-	ruleMatters(t, tools, "which freshdesk tickets are open", "mcp__freshdesk__search_tickets", func(r *ranking) { r.states = false })
+	ruleMatters(t, tools, "which freshdesk tickets are open", "mcp__freshdesk__search_tickets", "states")
 }
 
 // A phone number says it is one (+14155550123, 415-908-3801), and a date
@@ -333,7 +344,7 @@ func TestPhoneNumbers(t *testing.T) {
 	})
 	x := NewIndex(tools)
 	for _, query := range []string{"look up +1 415-908-3801", "call (415)908-3801"} {
-		if !slices.ContainsFunc(x.plan(query).kws, func(k keyword) bool { return k.word == "phone" }) {
+		if !slices.ContainsFunc(x.plan(query, nil).kws, func(k keyword) bool { return k.word == "phone" }) {
 			t.Errorf("%q: the number does not imply a phone", query)
 		}
 	}
@@ -357,7 +368,7 @@ func TestHyphenatedPairsJoin(t *testing.T) {
 		"basecamp: to-do lists": "mcp__basecamp__get_todolists",
 		"basecamp to-dos":       "mcp__basecamp__get_todos",
 	})
-	kws := NewIndex(tools).plan("to-do lists").kws
+	kws := NewIndex(tools).plan("to-do lists", nil).kws
 	for _, w := range []string{"todo", "todolists"} {
 		if !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == w }) {
 			t.Errorf("to-do lists: no keyword %s", w)
@@ -365,7 +376,7 @@ func TestHyphenatedPairsJoin(t *testing.T) {
 	}
 	// Two stop words apart are no word: for me is no forme (form).
 	forms := append(slices.Clip(tools), mcpTool("forms", "list_forms", "List the forms."))
-	if kws := NewIndex(forms).plan("bookmark this page for me").kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "forme" }) {
+	if kws := NewIndex(forms).plan("bookmark this page for me", nil).kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "forme" }) {
 		t.Errorf("for me joined into forme: %+v", kws)
 	}
 }
@@ -394,13 +405,14 @@ func TestIDsAreValues(t *testing.T) {
 // A clause that begins with a verb, after one that has none, says what to
 // do.
 func TestClauseVerb(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("square", "get_payment", "Get a card payment of an order."),
 		mcpTool("square", "refund_payment", "Refund a payment."),
 	}
 	query := "customer got charged twice for the same order, refund one of the card payments"
 	wantFirst(t, tools, map[string]string{query: "mcp__square__refund_payment"})
-	ruleMatters(t, tools, query, "mcp__square__refund_payment", func(r *ranking) { r.clauses = false })
+	ruleMatters(t, tools, query, "mcp__square__refund_payment", "clauses")
 	// After a past or denied verb, and for a phrasal verb's first word.
 	tools = []pool.Tool{
 		mcpTool("ticktick", "complete_task", "Mark a task complete."),
@@ -412,7 +424,7 @@ func TestClauseVerb(t *testing.T) {
 		"I finished buying the groceries, tick it off in ticktick": "mcp__ticktick__complete_task",
 		"oops, that toot had a typo, take it down":                 "mcp__mastodon__delete_status",
 	})
-	ruleMatters(t, tools, "oops, that toot had a typo, take it down", "mcp__mastodon__delete_status", func(r *ranking) { r.clauses = false })
+	ruleMatters(t, tools, "oops, that toot had a typo, take it down", "mcp__mastodon__delete_status", "clauses")
 	x := NewIndex(tools)
 	for query, verb := range map[string]string{
 		"I finished buying the groceries, tick it off": "tick",
@@ -421,7 +433,7 @@ func TestClauseVerb(t *testing.T) {
 		"outlook keeps crashing, please file a ticket": "file",
 		"the printer is down, can you reboot it":       "reboot",
 	} {
-		if p := x.plan(query); p.head < 0 || p.kws[p.head].word != verb {
+		if p := x.plan(query, nil); p.head < 0 || p.kws[p.head].word != verb {
 			t.Errorf("%q: the verb is not %s", query, verb)
 		}
 	}
@@ -432,6 +444,7 @@ func TestClauseVerb(t *testing.T) {
 
 // Making something a state changes it; it does not make a new one.
 func TestMakeItAState(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("vimeo", "create_video", "Make a new video from an upload."),
 		mcpTool("vimeo", "update_video", "Update a video's title or privacy."),
@@ -442,19 +455,20 @@ func TestMakeItAState(t *testing.T) {
 		"make vimeo video 889012345 password protected": "mcp__vimeo__update_video",
 		"make 'genre' filterable in the products index": "mcp__search__update_settings",
 	})
-	ruleMatters(t, tools, "make vimeo video 889012345 password protected", "mcp__vimeo__update_video", func(r *ranking) { r.senses = false })
+	ruleMatters(t, tools, "make vimeo video 889012345 password protected", "mcp__vimeo__update_video", "senses")
 }
 
 // A server named after via, using, in or on says where to look, as a
 // label does.
 func TestServerAfterVia(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("okta", "reset_password", "Reset a user's password and send the reset email."),
 		mcpTool("mailgun", "send_email", "Send an email."),
 	}
 	query := "send the password reset email via mailgun"
 	wantFirst(t, tools, map[string]string{query: "mcp__mailgun__send_email"})
-	ruleMatters(t, tools, query, "mcp__mailgun__send_email", func(r *ranking) { r.through = false })
+	ruleMatters(t, tools, query, "mcp__mailgun__send_email", "through")
 }
 
 // A server's name written in its own style (QuickBooks, Rocket.Chat) is
@@ -470,7 +484,7 @@ func TestServerInItsOwnStyle(t *testing.T) {
 		"record what we owe AWS for hosting in QuickBooks": "mcp__quickbooks__create_bill",
 		"what did people say in the Rocket.Chat channel":   "mcp__rocketchat__get_channel_history",
 	})
-	if kws := NewIndex(tools).plan("bills in QuickBooks").kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "quickbooks" && k.weight == 1 }) {
+	if kws := NewIndex(tools).plan("bills in QuickBooks", nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "quickbooks" && k.weight == 1 }) {
 		t.Errorf("QuickBooks weighs as a value: %+v", kws)
 	}
 }
@@ -488,7 +502,7 @@ func TestHashtagsAndWeekdays(t *testing.T) {
 		"show the latest mastodon posts tagged #rustlang": "mcp__mastodon__get_hashtag_timeline",
 		"move ticktick task 63b7 due date to next monday": "mcp__ticktick__update_task",
 	})
-	if kws := NewIndex(tools).plan("due next monday").kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "monday" && k.weight == 1 }) {
+	if kws := NewIndex(tools).plan("due next monday", nil).kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "monday" && k.weight == 1 }) {
 		t.Errorf("next monday weighs as the server monday: %+v", kws)
 	}
 }
@@ -500,7 +514,7 @@ func TestNeverMind(t *testing.T) {
 		mcpTool("uber", "get_ride_status", "Get the status of a ride: driver, arrival time."),
 	}
 	wantFirst(t, tools, map[string]string{"never mind the ride, I found a taxi": "mcp__uber__cancel_ride"})
-	if kws := NewIndex(tools).plan("never mind the ride").kws; !slices.Contains(kws[0].also, "cancel") {
+	if kws := NewIndex(tools).plan("never mind the ride", nil).kws; !slices.Contains(kws[0].also, "cancel") {
 		t.Errorf("never mind does not mean cancel: %+v", kws[0])
 	}
 }
@@ -525,7 +539,7 @@ func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
 		"turn the AC off on the ecobee":           "mcp__ecobee__setHvacMode",
 		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
 	})
-	if p := NewIndex(tools).plan("buy some bitcoin"); !slices.Contains(p.kws[p.head].sense, "order") {
+	if p := NewIndex(tools).plan("buy some bitcoin", nil); !slices.Contains(p.kws[p.head].sense, "order") {
 		t.Errorf("buying bitcoin places no order: %+v", p.kws[p.head])
 	}
 	// Seen recently asks for recent observations; the miles on a car its
@@ -550,7 +564,7 @@ func TestDeniedVerbs(t *testing.T) {
 	}
 	query := "just unsubscribe them on beehiiv, don't delete"
 	wantFirst(t, tools, map[string]string{query: "mcp__beehiiv__update_subscription"})
-	if kws := NewIndex(tools).plan(query).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "delete" && k.weight < 1 }) {
+	if kws := NewIndex(tools).plan(query, nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "delete" && k.weight < 1 }) {
 		t.Errorf("don't delete: delete weighs as a request: %+v", kws)
 	}
 }
@@ -561,7 +575,7 @@ func TestWhenAsksForADate(t *testing.T) {
 		mcpTool("fred", "get_release_dates", "Get the dates of a release's publications."),
 		mcpTool("fred", "get_release", "Get a release: its name and notes."),
 	}
-	if kws := NewIndex(tools).plan("when is the next jobs report out").kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "date" && k.weight < 1 }) {
+	if kws := NewIndex(tools).plan("when is the next jobs report out", nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "date" && k.weight < 1 }) {
 		t.Errorf("when implies no date: %+v", kws)
 	}
 	wantFirst(t, tools, map[string]string{"when is the next release out": "mcp__fred__get_release_dates"})
@@ -575,7 +589,7 @@ func TestPutOnACalendar(t *testing.T) {
 		mcpTool("kv", "put_item", "Put an item into a table."),
 	}
 	wantFirst(t, tools, map[string]string{"put piano lesson for the kids on the calendar every Wednesday 4pm": "mcp__calendar__create_event"})
-	p := NewIndex(tools).plan("put piano lesson for the kids on the calendar")
+	p := NewIndex(tools).plan("put piano lesson for the kids on the calendar", nil)
 	if !slices.Contains(p.kws[p.head].sense, "add") {
 		t.Errorf("put ... on the calendar does not add: %+v", p.kws[p.head])
 	}
@@ -584,13 +598,14 @@ func TestPutOnACalendar(t *testing.T) {
 // A past verb reaches the nouns derived from it: who is connected asks
 // for the connections.
 func TestPastVerbsReachTheirNouns(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("broker", "list_connections", "List the clients' connections."),
 		mcpTool("broker", "get_overview", "Get an overview of the broker: version and nodes."),
 		mcpTool("appstore", "connect_app", "Link an app to the store."),
 	}
 	wantFirst(t, tools, map[string]string{"who is connected to the broker": "mcp__broker__list_connections"})
-	ruleMatters(t, tools, "who is connected to the broker", "mcp__broker__list_connections", func(r *ranking) { r.nouns = 0 })
+	ruleMatters(t, tools, "who is connected to the broker", "mcp__broker__list_connections", "nouns")
 }
 
 // Plurals no ending rule folds meet their singular: indices and index,
@@ -690,16 +705,17 @@ func TestSelfIsMe(t *testing.T) {
 // A noun before an id names one of its kind: order QZ3M0P9RST is read by
 // get_order, not listed by list_orders, whose arguments say more.
 func TestANounBeforeAnIdNamesOne(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("pos", "get_order", "Get an order by id with its line items."),
 		mcpTool("pos", "list_orders", "List the orders of the merchant, with their line items, payments and discounts."),
 	}
 	query := "show order QZ3M0P9RST with its line items and payments"
 	wantFirst(t, tools, map[string]string{query: "mcp__pos__get_order", "show orders with their payments": "mcp__pos__list_orders"})
-	ruleMatters(t, tools, query, "mcp__pos__get_order", func(r *ranking) { r.named = 0 })
+	ruleMatters(t, tools, query, "mcp__pos__get_order", "named")
 	// A quoted name names one too; a word before a plain word does not.
 	for q, one := range map[string]bool{"what schemas are in the catalog 'prod'": true, "what schemas are in the catalog prod": false} {
-		kws := NewIndex(tools).plan(q).kws
+		kws := NewIndex(tools).plan(q, nil).kws
 		if got := slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "catalog" && k.single }); got != one {
 			t.Errorf("%q: catalog names one: %v, want %v", q, got, one)
 		}
@@ -713,11 +729,11 @@ func TestMisspeltFirstWord(t *testing.T) {
 		mcpTool("shop", "get_sale", "Get a sale."),
 		mcpTool("shop", "refund_sale", "Refund a sale."),
 	})
-	p := x.plan("refnd sale")
+	p := x.plan("refnd sale", nil)
 	if p.head < 0 || !p.headStem(stem("refund")) || p.headStem(stem("sale")) {
 		t.Errorf("refnd sale: refund is not the first word: %+v", p.kws)
 	}
-	if p := x.plan("refund sale"); !p.headStem(stem("refund")) {
+	if p := x.plan("refund sale", nil); !p.headStem(stem("refund")) {
 		t.Errorf("refund sale: refund is not the first word")
 	}
 }

@@ -177,10 +177,9 @@ func quiet(x *Index, queries []qualityQuery) tally {
 	return all
 }
 
-// Every signal of the ranking earns its place on the development halves
-// (developmentHalves, each over the pools its queries were written
-// against): turning it
-// off never improves their top-1 taken together (top-5 trades are
+// Every rule and signal of the ranking earns its place on the development
+// halves (developmentHalves, each over the pools its queries were written
+// against): turning it off by name (Options.Disable) never improves their top-1 taken together (top-5 trades are
 // logged). The table it logs is docs/search.md's (go test ./search -run
 // TestSignals -v).
 func TestSignalsEarnTheirPlace(t *testing.T) {
@@ -193,10 +192,20 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 	for _, h := range developmentHalves() {
 		halves = append(halves, half{h.name, NewIndex(h.pool(t)), loadQueries(t, h.path)})
 	}
-	all := func() []tally {
+	// all measures every half with the rule or signal named off turned
+	// off ("" for none).
+	all := func(off string) []tally {
 		ts := make([]tally, len(halves))
 		for i, h := range halves {
-			ts[i] = quiet(h.x, h.qs)
+			opts := &Options{}
+			if off != "" {
+				opts.Disable = []string{off}
+			}
+			x, err := h.x.WithOptions(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts[i] = quiet(x, h.qs)
 		}
 		return ts
 	}
@@ -213,61 +222,54 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		}
 		return n
 	}
-	full := params
-	t.Cleanup(func() { params = full })
-	want := all()
+	want := all("")
 	t.Logf("%-50s %s(top-1, top-5)", "all signals", line(want))
-	for _, off := range []struct {
-		name string
-		set  func(*ranking)
-	}{
-		{"field weights (all fields alike)", func(r *ranking) { r.fields = [nFields]float64{1, 1, 1, 1, 1} }},
-		{"arguments' names and descriptions", func(r *ranking) { r.fields[fSchema] = 0 }},
-		{"rarity (idf)", func(r *ranking) { r.idfPower = 0 }},
-		{"substrings of names", func(r *ranking) { r.substring = 0 }},
-		{"a longer name word's start is no substring", func(r *ranking) { r.wordStart = false }},
-		{"synonyms", func(r *ranking) { r.synonym = 0 }},
-		{"looser relations", func(r *ranking) { r.related = 0 }},
-		{"derived forms", func(r *ranking) { r.derived = 0 }},
-		{"prefixes", func(r *ranking) { r.prefix = 0 }},
-		{"near spellings", func(r *ranking) { r.typo = 0 }},
-		{"known words are no prefixes or misspellings", func(r *ranking) { r.known = false }},
-		{"no e to drop is no form of a word with one (taks)", func(r *ranking) { r.folds = false }},
-		{"values weigh less", func(r *ranking) { r.value = 1 }},
-		{"phrasal verbs (spin up, tear down)", func(r *ranking) { r.phrasal = false }},
-		{"two words written as one (on-call, oncall)", func(r *ranking) { r.compound = false }},
-		{"a verb's object chooses its sense (open a page)", func(r *ranking) { r.senses = false }},
-		{"a message's content weighs as values", func(r *ranking) { r.said = false }},
-		{"a question reads (for the verb class)", func(r *ranking) { r.question = false }},
-		{"a yes-no question asks for a state", func(r *ranking) { r.state = false }},
-		{"a verb's form after is or are is a state (are open)", func(r *ranking) { r.states = false }},
-		{"a clause's verb after a clause with none", func(r *ranking) { r.clauses = false }},
-		{"stop words in names", func(r *ranking) { r.stop = 0 }},
-		{"share of the query covered", func(r *ranking) { r.coord = 0 }},
-		{"share of the name covered", func(r *ranking) { r.cover = 0 }},
-		{"word as written (singular/plural)", func(r *ranking) { r.surface = 0 }},
-		{"a plural asks for a name in the plural", func(r *ranking) { r.plural, r.one = 0, 0 }},
-		{"a noun before an id names one (order 4417)", func(r *ranking) { r.named = 0 }},
-		{"name words in the query's order", func(r *ranking) { r.order = 0 }},
-		{"phrases in the description", func(r *ranking) { r.phrase = 0 }},
-		{"annotations against intent", func(r *ranking) { r.intent = false }},
-		{"the query's first word first in the name", func(r *ranking) { r.head = 0 }},
-		{"the query's verb class in the name's verb", func(r *ranking) { r.verb = 0 }},
-		{"words a value implies (file, url)", func(r *ranking) { r.implied = 0 }},
-		{"words as written in the description", func(r *ranking) { r.descSurface = 0 }},
-		{"a server's name first before what to say sends", func(r *ranking) { r.medium = false }},
-		{"a question is answered by no tool named to change", func(r *ranking) { r.asks = 0 }},
-		{"a why-question reads errors", func(r *ranking) { r.why = false }},
-		{"a word said as a value, then again, is no value", func(r *ranking) { r.repeats = false }},
-		{"a label that names a server says where to look", func(r *ranking) { r.labelled = 1 }},
-		{"a server after via, in or on says where to look", func(r *ranking) { r.through = false }},
+	for _, off := range []struct{ name, what string }{
+		{"fields", "field weights (all fields alike)"},
+		{"schema", "arguments' names and descriptions"},
+		{"idf", "rarity (idf)"},
+		{"substring", "substrings of names"},
+		{"word-start", "a longer name word's start is no substring"},
+		{"synonym", "synonyms"},
+		{"related", "looser relations"},
+		{"derived", "derived forms"},
+		{"prefix", "prefixes"},
+		{"typo", "near spellings"},
+		{"known", "known words are no prefixes or misspellings"},
+		{"folds", "no e to drop is no form of a word with one (taks)"},
+		{"value", "values weigh less"},
+		{"phrasal", "phrasal verbs (spin up, tear down)"},
+		{"compound", "two words written as one (on-call, oncall)"},
+		{"senses", "a verb's object chooses its sense (open a page)"},
+		{"said", "a message's content weighs as values"},
+		{"question", "a question reads (for the verb class)"},
+		{"state", "a yes-no question asks for a state"},
+		{"states", "a verb's form after is or are is a state (are open)"},
+		{"clauses", "a clause's verb after a clause with none"},
+		{"stop", "stop words in names"},
+		{"coord", "share of the query covered"},
+		{"cover", "share of the name covered"},
+		{"surface", "word as written (singular/plural)"},
+		{"plural", "a plural asks for a name in the plural"},
+		{"named", "a noun before an id names one (order 4417)"},
+		{"order", "name words in the query's order"},
+		{"phrase", "phrases in the description"},
+		{"intent", "annotations against intent"},
+		{"head", "the query's first word first in the name"},
+		{"verb", "the query's verb class in the name's verb"},
+		{"implied", "words a value implies (file, url)"},
+		{"desc-surface", "words as written in the description"},
+		{"medium", "a server's name first before what to say sends"},
+		{"asks", "a question is answered by no tool named to change"},
+		{"why", "a why-question reads errors"},
+		{"repeats", "a word said as a value, then again, is no value"},
+		{"labelled", "a label that names a server says where to look"},
+		{"through", "a server after via, in or on says where to look"},
 	} {
-		params = full
-		off.set(&params)
-		got := all()
-		t.Logf("without %-42s %s", off.name, line(got))
+		got := all(off.name)
+		t.Logf("without %-42s %s", off.what, line(got))
 		if got, was := sum(got), sum(want); got > was {
-			t.Errorf("without %s the development halves improve: top-1 %d (with it: %d)", off.name, got, was)
+			t.Errorf("without %s (%s) the development halves improve: top-1 %d (with it: %d)", off.what, off.name, got, was)
 		}
 	}
 }

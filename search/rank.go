@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -27,84 +26,10 @@ import (
 // synonym, prefix or near spelling; MCP tools before builtins within a
 // tier.
 //
-// The weights were chosen by measurement on the development halves of
-// the evaluation sets (testdata/search/eval/dev.json and
-// eval3/dev3.json) and the old set; docs/search.md lists what each signal is
-// worth there.
-var params = ranking{
-	fields:    [nFields]float64{fName: 3, fServer: 3.5, fHint: 2, fDesc: 1.5, fSchema: 0.75},
-	substring: 1,
-	synonym:   0.6, related: 0.4, derived: 0.8, nouns: 0.4, prefix: 0.5, typo: 0.6,
-	value: 0.3, stop: 0.15, implied: 0.5, phrasal: true,
-	idfPower: 0.5,
-	coord:    0.75,
-	cover:    2, surface: 0.3, plural: 0.6, one: 1, named: 4, order: 0.5, head: 1, verb: 0.7,
-	phrase: 0.2, descSurface: 0.1,
-	intent: true, known: true, said: true, question: true, compound: true, folds: true, senses: true, wordStart: true,
-	state: true, states: true, clauses: true, why: true, repeats: true, labelled: 0.6, through: true, asks: 5, phrasalQ: 0.8, medium: true,
-}
-
-type ranking struct {
-	fields    [nFields]float64 // per field a keyword is found in
-	substring float64          // a substring of the name (sql in mysql)
-	// How a keyword reaches a word other than its own, relative to itself.
-	synonym, related, derived, prefix, typo float64
-	nouns                                   float64 // a past verb reaching the nouns derived from it (connected, connections)
-	value                                   float64 // a keyword that looks like an argument value
-	said                                    bool    // whether what a message is to say weighs as a value
-	question                                bool    // whether a question reads, for the verb bonus
-	known                                   bool    // whether a word the vocabulary knows is not taken for a prefix or a misspelling
-	phrasal                                 bool    // whether phrasal verbs (spin up) mean their verbs
-	compound                                bool    // whether two words the pool writes as one (on-call, oncall) are that word
-	senses                                  bool    // whether a verb's object chooses its sense (open a page, open a door)
-	state                                   bool    // whether a yes-no question asks for a state
-	states                                  bool    // whether a word after is or are mid-query stands for itself (are open)
-	clauses                                 bool    // whether a clause's verb, after a clause with none, is the query's
-	why                                     bool    // whether a why-question asks to read errors
-	repeats                                 bool    // whether a word said as a value and again not is no value
-	labelled                                float64 // scales the tools of other servers when a label names one
-	through                                 bool    // whether a server named after via, in or on says where to look, as a label does
-	asks                                    float64 // a question against a tool named to change or destroy
-	phrasalQ                                float64 // a phrasal verb reaching the verbs it means (tear down, delete)
-	medium                                  bool    // whether a server's name first, before what to say, sends it
-	wordStart                               bool    // whether, among other keywords, the start of a longer name word is no substring match (transit, transitions)
-	folds                                   bool    // whether a word with no e to drop is no form of words whose e was dropped (taks, take)
-	stop                                    float64 // a stop word, among other keywords
-	idfPower                                float64 // flattens rarity: a rare word must not drown the rest
-	coord                                   float64 // how much the share of the query a tool covers scales its score
-	cover                                   float64 // times the share of the tool's own name the query covers
-	surface                                 float64 // per keyword written as in the name (issue, not issues)
-	plural                                  float64 // more for a plural keyword written as in the name (list_envelopes)
-	one                                     float64 // less for a plural keyword whose singular is in the name (get_envelope)
-	named                                   float64 // less for a name with the plural of a noun an id follows (order 4417, list_orders)
-	order                                   float64 // per pair of neighbouring name words in the query's order
-	phrase                                  float64 // per pair of description words next to each other in the query
-	intent                                  bool    // whether annotations weigh against the query's intent
-	descSurface                             float64 // per keyword written as in the description
-	implied                                 float64 // a keyword a value implies (file for notes.md)
-	head                                    float64 // the query's first word is the first word of the tool's name
-	verb                                    float64 // the query's verb and the first verb of the tool's name mean alike (read, change, destroy, run)
-}
-
-// weigh is how well a tool's annotations fit the intent: a query that
-// reads prefers tools that only read, one that changes things prefers
-// tools that do, and only one that destroys prefers destructive tools.
-// The factors are small: they decide between tools that match alike.
-func (i intent) weigh(h effect) float64 {
-	switch {
-	case !params.intent:
-		return 1
-	case i == reads && h == destroys:
-		return 0.8
-	case i == reads && h == writes:
-		return 0.93
-	case i == acts && h == readsOnly:
-		return 0.9
-	case i == harms && h == destroys:
-		return 1.1
-	}
-	return 1
-}
+// The weights (Weights) were chosen by measurement on the development
+// halves of the evaluation sets (testdata/search/eval/dev.json and
+// eval3/dev3.json) and the old set; docs/search.md lists what each signal
+// is worth there.
 
 // Single-keyword tiers (SRCH-5), strongest last.
 const (
@@ -156,6 +81,7 @@ type plan struct {
 	// byStem maps every stem the query reaches (literally or not) to the
 	// first keyword reaching it, for the name and phrase bonuses.
 	byStem map[string]reach
+	rk     *ranking
 }
 
 type reach struct {
@@ -184,6 +110,27 @@ type variant struct {
 	p       *post
 	literal bool
 	loose   bool // a looser relation: it scores, but covers no word of a name
+	how     howReached
+}
+
+// howReached is how a keyword reaches a stem.
+type howReached int8
+
+const (
+	howWord howReached = iota
+	howSynonym
+	howRelated
+	howDerived
+	howNouns
+	howPrefix
+	howTypo
+	howPhrasal
+	howSense
+)
+
+var howNames = [...]string{
+	howWord: "word", howSynonym: "synonym", howRelated: "related", howDerived: "derived", howNouns: "noun",
+	howPrefix: "prefix", howTypo: "near spelling", howPhrasal: "phrasal verb", howSense: "sense",
 }
 
 // scores is one keyword query evaluated over an index.
@@ -198,6 +145,8 @@ type scores struct {
 	// aside) that reach it.
 	covered []float64
 	hits    []int32
+	touched []int32    // the tools the keyword being scored reached
+	ex      *explainer // nil unless explaining
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -214,19 +163,20 @@ func (x *Index) serverWord(stem string) bool {
 
 // commonName reports whether keyword k is a whole word of the names of
 // many tools.
-func (x *Index) commonName(k keyword) bool {
+func (x *Index) commonName(k *keyword) bool {
 	return len(k.vars) > 0 && k.vars[0].literal && len(k.vars[0].p.f[fName]) >= 32
 }
 
 // rarity weighs keyword k reaching a tool through v: by the more common
 // of its own word and the word it reaches (open reaching create through a
 // synonym is as common as create).
-func (x *Index) rarity(k keyword, v variant) float64 {
+func (x *Index) rarity(k *keyword, v variant) float64 {
+	rk := x.rk
 	df := v.p.df
 	if len(k.vars) > 0 && k.vars[0].literal {
 		df = max(df, k.vars[0].p.df)
 	}
-	return math.Pow(x.idf(df), params.idfPower)
+	return math.Pow(x.idf(df), rk.idfPower)
 }
 
 // scratch is the per-tool arrays one query needs, reused across queries
@@ -259,64 +209,19 @@ func (s *scores) release() {
 	scratches.Put(s.sc)
 }
 
-func (x *Index) score(text string) *scores {
-	p := x.plan(text)
-	sc := getScratch(int(x.next))
-	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier}
-	cur := sc.cur
-	var touched []int32
-	set := func(id int32, v float64) {
-		if cur[id] == 0 {
-			touched = append(touched, id)
-		}
-		cur[id] = max(cur[id], v)
+func (x *Index) score(text string, ex *explainer) *scores {
+	var trace *[]Fired
+	if ex != nil {
+		trace = &ex.fired
 	}
-	for _, k := range p.kws {
-		for _, v := range k.vars {
-			w := v.q * x.rarity(k, v)
-			for f, ids := range v.p.f {
-				if k.stop && f > fServer {
-					break // a stop word counts only as a word of a name (get_me)
-				}
-				for _, id := range ids {
-					set(id, params.fields[f]*w)
-					if p.single && v.literal && !k.stop {
-						s.tier[id] = max(s.tier[id], fieldTier(f))
-					}
-				}
-			}
-		}
-		// A substring of a name (sql in mysql, log in worklog) counts for
-		// keywords that are no values; for a word many names have whole
-		// (list, get), only when it decides a tier (a single keyword): its
-		// substrings would mostly find those names again.
-		if c := compact(k.word); len(c) >= 3 && k.weight == 1 && (p.single || !x.commonName(k)) {
-			subs := x.substrings(c)
-			w := params.substring * math.Pow(x.idf(int32(len(subs))), params.idfPower)
-			for _, id := range subs {
-				// Among other keywords, the start of a longer word of
-				// the name is another word (transit of transitions, time
-				// of timezone): sql in mysql and log in worklog count.
-				if !p.single && params.wordStart && x.startsWord(id, c) {
-					continue
-				}
-				set(id, w)
-				if p.single {
-					s.tier[id] = max(s.tier[id], tierSubstring)
-				}
-			}
-		}
-		for _, id := range touched {
-			if s.score[id] == 0 {
-				s.hits = append(s.hits, id)
-			}
-			s.score[id] += cur[id] * k.weight
-			if !k.stop {
-				s.covered[id] += k.weight
-			}
-			cur[id] = 0
-		}
-		touched = touched[:0]
+	p := x.plan(text, trace)
+	sc := getScratch(int(x.next))
+	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex}
+	for i := range p.kws {
+		k := &p.kws[i]
+		s.matchFields(k)
+		s.matchSubstrings(k)
+		s.addKeyword(i)
 	}
 	for _, id := range p.exact {
 		if s.score[id] == 0 && !slices.Contains(s.hits, id) {
@@ -329,21 +234,90 @@ func (x *Index) score(text string) *scores {
 	return s
 }
 
+// set notes v as a match of tool id to the keyword being scored, from
+// field (or fSubstring) through stem: the keyword scores its best.
+func (s *scores) set(id int32, v float64, field int, stem string) {
+	cur := s.sc.cur
+	if cur[id] == 0 {
+		s.touched = append(s.touched, id)
+	}
+	if s.ex != nil && v > cur[id] {
+		s.ex.best(id, field, stem, v)
+	}
+	cur[id] = max(cur[id], v)
+}
+
+// matchFields matches keyword k in every field of every tool, through
+// each of its variants, weighed by the field, the variant's quality and
+// its rarity.
+func (s *scores) matchFields(k *keyword) {
+	x, p, rk := s.x, s.plan, s.x.rk
+	for _, v := range k.vars {
+		w := v.q * x.rarity(k, v)
+		for f, ids := range v.p.f {
+			if k.stop && f > fServer {
+				break // a stop word counts only as a word of a name (get_me)
+			}
+			for _, id := range ids {
+				s.set(id, rk.fields[f]*w, f, v.stem)
+				if p.single && v.literal && !k.stop {
+					s.tier[id] = max(s.tier[id], fieldTier(f))
+				}
+			}
+		}
+	}
+}
+
+// matchSubstrings matches keyword k inside names. A substring of a name
+// (sql in mysql, log in worklog) counts for keywords that are no values;
+// for a word many names have whole (list, get), only when it decides a
+// tier (a single keyword): its substrings would mostly find those names
+// again.
+func (s *scores) matchSubstrings(k *keyword) {
+	x, p, rk := s.x, s.plan, s.x.rk
+	c := compact(k.word)
+	if len(c) < 3 || k.weight != 1 || !p.single && x.commonName(k) {
+		return
+	}
+	subs := x.substrings(c)
+	w := rk.substring * math.Pow(x.idf(int32(len(subs))), rk.idfPower)
+	for _, id := range subs {
+		// Among other keywords, the start of a longer word of the name
+		// is another word (transit of transitions, time of timezone):
+		// sql in mysql and log in worklog count.
+		if !p.single && rk.wordStart && x.startsWord(id, c) {
+			continue
+		}
+		s.set(id, w, fSubstring, c)
+		if p.single {
+			s.tier[id] = max(s.tier[id], tierSubstring)
+		}
+	}
+}
+
+// addKeyword adds keyword n's best match to the score of each tool it
+// reached, and readies the pass for the next keyword.
+func (s *scores) addKeyword(n int) {
+	k, cur := &s.plan.kws[n], s.sc.cur
+	for _, id := range s.touched {
+		if s.score[id] == 0 {
+			s.hits = append(s.hits, id)
+		}
+		s.score[id] += cur[id] * k.weight
+		if !k.stop {
+			s.covered[id] += k.weight
+		}
+		if s.ex != nil {
+			s.ex.matched(id, n, cur[id]*k.weight)
+		}
+		cur[id] = 0
+	}
+	s.touched = s.touched[:0]
+}
+
 // scale is what multiplies a tool's score and bonuses: the share of the
 // query it covers, and how its annotations fit the query's intent.
 func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
-
-func (s *scores) computeScale(id int32) float64 {
-	p := s.plan
-	coord := 1.0
-	if p.weight > 0 {
-		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
-	}
-	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
-		coord *= params.labelled
-	}
-	return coord * p.intent.weigh(s.x.meta(id).effect)
-}
 
 // best returns the k best hits in order. Bonuses cost a look at a tool's
 // name and description, so they are added in two rounds, each only to the
@@ -402,12 +376,14 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 
 // nameBound and phraseBound bound what finishName and finishPhrase add.
 func (s *scores) nameBound(id int32) float64 {
+	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return params.head + params.verb + params.cover + (params.surface+params.plural)*own + params.order*max(own-1, 0) + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
-	return params.phrase*float64(max(s.plan.positions-1, 0)) + params.descSurface*float64(s.plan.positions)
+	rk := s.x.rk
+	return rk.phrase*float64(max(s.plan.positions-1, 0)) + rk.descSurface*float64(s.plan.positions)
 }
 
 // class is the part of the order that comes before the score: named
@@ -428,482 +404,15 @@ func (s *scores) computeClass(id int32) int16 {
 	return c
 }
 
-// finishName adds the bonuses of tool id's own name and notes how much
-// of it the query leaves out.
-func (s *scores) finishName(id int32) {
-	e := s.x.entry(id)
-	p := s.plan
-	var bonus float64
-	words, covered, prev := 0, 0, -1
-	verb := p.verb == noVerb
-	for _, nw := range e.own {
-		if nw.ns {
-			continue
-		}
-		if !verb {
-			if c := verbClass(nw.word); c != noVerb {
-				verb = true
-				if c == p.verb {
-					bonus += params.verb
-				}
-				// A question asks to read: a tool named to change or
-				// destroy is not its answer (what streams can I join).
-				if p.asks && (c == acts || c == harms) {
-					bonus -= params.asks
-				}
-			}
-		}
-		if words == 0 && p.head >= 0 && p.headStem(nw.stem) {
-			bonus += params.head
-		}
-		r, ok := p.byStem[nw.stem]
-		if !ok {
-			// A stop word of a name (getTransitionsForJiraIssue) is
-			// not left uncovered, unless it is the name's verb (like in
-			// like_tweet).
-			if !isStop(nw.word) || verbClass(nw.word) != noVerb {
-				words++
-				prev = -1
-			}
-			continue
-		}
-		words++
-		covered++
-		if w := p.kws[r.k].word; r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word) {
-			bonus += params.surface
-			if r.literal && singular(w) != w {
-				bonus += params.plural
-			}
-		} else if r.literal && singular(w) != w && singular(w) == nw.word {
-			bonus -= params.one // envelopes asks for many; get_envelope reads one
-		} else if r.literal && p.kws[r.k].single && singular(nw.word) == w {
-			bonus -= params.named // order QZ3M0P9RST reads one; list_orders lists many
-		}
-		if prev >= 0 && r.pos > prev {
-			bonus += params.order
-		}
-		prev = r.pos
-	}
-	if words > 0 && covered > 0 {
-		bonus += params.cover * float64(covered) / float64(words) * min(1, float64(covered)/p.meaning)
-	}
-	s.left[id] = int8(min(words-covered, 100))
-	s.score[id] += bonus
-}
-
 // headStem reports whether name stem s is the query's first word, or
 // for a phrasal verb (get out, tear down) one of the verbs it means: get
 // out is no get.
 func (p *plan) headStem(s string) bool {
 	k := &p.kws[p.head]
 	if k.also == nil {
-		return k.stem == s || k.misspelt && slices.ContainsFunc(k.vars, func(v variant) bool { return v.stem == s && v.q == params.typo })
+		return k.stem == s || k.misspelt && slices.ContainsFunc(k.vars, func(v variant) bool { return v.stem == s && v.q == p.rk.typo })
 	}
 	return slices.ContainsFunc(k.also, func(w string) bool { return stem(w) == s })
-}
-
-// finishPhrase adds a bonus per pair of keywords next to each other in the
-// query that are next to each other in tool id's description (stop words
-// aside), each pair once, and then scales the score.
-func (s *scores) finishPhrase(id int32) {
-	p := s.plan
-	var pairs, written uint64
-	prev := -2
-	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
-		if whole || isStop(word) {
-			return
-		}
-		r, ok := p.byStem[stem(word)]
-		if !ok {
-			prev = -2
-			return
-		}
-		if r.pos == prev+1 && r.pos < 64 {
-			pairs |= 1 << r.pos
-		}
-		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
-			written |= 1 << r.pos
-		}
-		prev = r.pos
-	})
-	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs)) + params.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
-}
-
-// plan splits a query into keywords and looks their words up.
-func (x *Index) plan(text string) *plan {
-	p := &plan{byStem: map[string]reach{}, head: -1, verb: noVerb}
-	bare := strings.ToLower(bareName(text))
-	if ids, ok := x.names.get(bare); ok {
-		for _, id := range ids {
-			if x.entry(id).lower == bare {
-				p.exact = append(p.exact, id)
-			}
-		}
-		if len(p.exact) == 0 {
-			p.exact = ids // a bare name: every tool of that name
-		}
-	}
-	var all []keyword
-	// first holds each word's first place in all, and noun says whether
-	// all has a message noun: a word said again is looked up, so a query's
-	// planning is linear in its length.
-	first, noun := map[string]int{}, false
-	add := func(k keyword) {
-		if _, ok := first[k.word]; !ok {
-			first[k.word] = len(all)
-		}
-		noun = noun || messageNouns[k.word]
-		all = append(all, k)
-	}
-	kept, verb, said, told, posting, last := 0, false, false, false, false, -1
-	medium := false // the query starts with a server's name used as a verb: whatsapp mom that ...
-	// head makes keyword n the query's first word when none is yet.
-	head := func(n int) {
-		k := &all[n]
-		if !verb && k.weight == 1 && !isStop(k.word) && !k.particle && !k.part && !x.serverWord(k.stem) {
-			verb = true
-			p.head = n
-			p.verb = verbClass(k.word)
-			if p.verb != noVerb {
-				p.intent = p.verb
-			}
-		}
-	}
-	// imply adds word w, which the query implies (a file for notes.md,
-	// errors for a why), at a lower weight, unless the query has it.
-	imply := func(w string) {
-		if _, ok := first[w]; !ok {
-			add(keyword{word: w, stem: stem(w), weight: params.implied})
-			kept++
-		}
-	}
-	toks := tokens(text)
-	for i, tok := range toks {
-		// A service written as its domain or with a dot (rocket.chat,
-		// monday.com) is its server's name, no file.
-		if server, ok := x.dottedServer(tok); ok {
-			tok = token{text: server}
-		}
-		ws := words(tok.text)
-		lw := bareWord(tok.text)
-		if long, ok := abbreviations[lw]; ok {
-			ws = strings.Fields(long)
-		}
-		// What a message is to say ("tell them that the build is green",
-		// "a note saying it is approved") is its content: values, not the
-		// request.
-		if params.said && len(ws) == 1 {
-			if sayWords[lw] && (posting || medium || noun) || lw == "that" && (told || medium) {
-				said = true
-				told = told || medium
-			}
-			medium = medium || i == 0 && params.medium && (x.serverWord(stem(lw)) || mediumWords[lw]) && len(toks) > 1 && x.addressee(toks[1])
-			told = told || tellWords[lw]
-			posting = posting || told || postWords[lw]
-		}
-		// An id such as web-5d8 or i-0abc123 makes its whole token a
-		// value. (A capitalized word the pool does not know, a person's
-		// or a company's name, is not: it matches nothing anyway, and
-		// weighing it down changed too few queries, for the worse.)
-		// A server's name written in its own style (QuickBooks) is a
-		// word of the pool, whatever its parts.
-		_, whole := x.words.get(stem(compact(tok.text)))
-		value := tok.value || said || slices.ContainsFunc(ws, func(w string) bool {
-			_, known := x.words.get(stem(w))
-			known = known || whole && len(ws) > 1
-			return !known && mixed(w) || idLike(w)
-		})
-		// A day after next, this, every or on is a date (due next
-		// monday), not a server of that name.
-		if weekdays[lw] && i > 0 && dateWords[bareWord(toks[i-1].text)] {
-			value = true
-		}
-		// A clause that begins with a verb, after one that has none,
-		// says what to do (the customer got charged twice, refund one).
-		// So does one after a clause whose verb is past (I finished the
-		// groceries, tick it off) or denied (can't make it, drop the
-		// reservation), and a verb of a phrasal pair (take it down) or
-		// with senses (please file it as a ticket).
-		if tok.clause && len(ws) > 0 && params.clauses && (p.verb == noVerb || p.head >= 0 && pastOrDenied(all, p.head)) {
-			if w := strings.ToLower(ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] || senses[w] != nil {
-				verb = false
-			}
-		}
-		// A noun before an id or a quoted name (order QZ3M0P9RST, device
-		// 4455667788, catalog 'prod') names one of its kind.
-		if last >= 0 && (value && (tok.opens || strings.ContainsFunc(tok.text, unicode.IsDigit)) || isNumber(lw)) && singular(all[last].word) == all[last].word {
-			all[last].single = true
-		}
-		for j, w := range ws {
-			prev := last
-			last = -1
-			if isNumber(w) {
-				continue
-			}
-			// A word said again counts once; said as a value first
-			// ('stripe-api-key' from key vault) and then not, it is no value.
-			if j, ok := first[w]; ok {
-				if !value && all[j].weight < 1 && !all[j].stop && params.repeats {
-					all[j].weight = 1
-					last = j
-				}
-				continue
-			}
-			k := keyword{word: w, stem: stem(w), weight: 1}
-			// A verb denied (don't delete, never archive) is no request.
-			if n := len(all) - 1; n >= 0 && negations[all[n].word] && verbClass(w) != noVerb {
-				value = true
-			}
-			// After is or are that follow their subject, a verb of the
-			// vocabulary is a state (tickets that are open), no request
-			// to act: it stands for itself only.
-			if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && params.states && verbWords[w] {
-				k.sense = []string{}
-			}
-			if value {
-				k.weight = params.value
-			}
-			// A verb's particle (spin up, tear down, roll back) makes the
-			// pair mean another verb: the verb reaches it, the particle
-			// weighs as a stop word, and the pair's class is the query's.
-			if n := len(all) - 1; n >= 0 && params.phrasal {
-				if to, ok := phrasal[all[n].word+" "+w]; ok {
-					all[n].also = to
-					k.particle = true
-					if p.head == n {
-						p.verb = verbClass(to[0])
-						p.intent = max(p.verb, reads)
-					}
-				}
-			}
-			// Two words written apart or hyphenated (on-call, e mail, log
-			// in) that the pool writes as one (oncall, email, login) are
-			// that word too. When one part is a stop word (on-call, log
-			// in), the pair is the word alone, and the parts weigh as stop
-			// words: on-call is no call.
-			joined := ""
-			if prev >= 0 && params.compound && !value && all[prev].weight == 1 && !k.particle && len(w) > 1 && len(all[prev].word) > 1 { // week's is no weeks
-				joined = all[prev].word + w
-				// Written with a hyphen (to-do, e-mail), a short pair joins
-				// too.
-				short := len(joined) < 5 && !(j > 0 && len(joined) == 4)
-				if _, ok := x.words.get(stem(joined)); !ok || short || isStop(joined) {
-					joined = ""
-				}
-			}
-			if joined != "" && isStop(w) && isStop(all[prev].word) && j == 0 {
-				joined = "" // for me is no forme; to-do is todo
-			}
-			if joined != "" && (x.serverWord(stem(w)) && isStop(all[prev].word) || x.serverWord(all[prev].stem) && isStop(w)) {
-				joined = "" // in box is no inbox when box is a server (key vault is keyvault)
-			}
-			// A pair joined to a third word (to-do lists, todolists) is
-			// the longer word alone too.
-			if joined != "" && (isStop(w) || isStop(all[prev].word) || all[prev].joined) {
-				k.part = true
-				all[prev].part = true
-				if !isStop(all[prev].word) {
-					kept--
-				}
-				if p.head == prev {
-					verb, p.head, p.verb, p.intent = false, -1, noVerb, reads
-				}
-			}
-			last = len(all)
-			add(k)
-			head(last)
-			if !isStop(w) && !k.part {
-				kept++
-			}
-			if joined != "" {
-				add(keyword{word: joined, stem: stem(joined), weight: 1, joined: true})
-				head(len(all) - 1)
-				kept++
-				last = len(all) - 1 // to-do lists: todolists
-			}
-		}
-		// A value says what kind of thing it is: a URL, a person's
-		// address (a user: offboard bob@acme.com), a file, a channel.
-		for _, w := range strings.Fields(tok.implies) {
-			imply(w)
-		}
-		// After a label that follows a verb of posting or telling ("tweet:
-		// we are live", "post on bluesky: shipping today"), the rest is
-		// what to post. A label alone ("snowflake: list warehouses")
-		// qualifies what follows.
-		if tok.label && posting && params.said {
-			said = true
-		}
-		// A label that names a server (algolia: add a record) says where
-		// to look.
-		// So does one after via, using, in or on (send it via mailgun,
-		// in snowflake, delete the rows).
-		server := stem(lw)
-		by := i > 0 && throughWords[bareWord(toks[i-1].text)] && params.through
-		if (tok.label && !posting || by) && x.serverWord(server) {
-			sp, _ := x.words.get(server)
-			p.servers = append(p.servers, sp.f[fServer])
-		}
-	}
-	// A verb's particle after its object (turn the dag back on, shut the
-	// server down) makes the pair mean another verb, as next to it does.
-	if h := p.head; h >= 0 && params.phrasal && all[h].also == nil {
-		for j := h + 2; j < min(len(all), h+8); j++ {
-			pair := all[h].word + " " + all[j].word
-			to, ok := phrasal[pair]
-			if other, differs := apart[pair]; differs {
-				to, ok = other, other != nil
-			}
-			if ok && isParticle(all[j].word) {
-				all[h].also = to
-				all[j].particle = true
-				p.verb = verbClass(to[0])
-				p.intent = max(p.verb, reads)
-				if !isStop(all[j].word) {
-					kept--
-				}
-				break
-			}
-		}
-	}
-	// A medium used as the query's verb before whom or what it sends
-	// (email the report to finance, text a customer) sends it; in a
-	// question (what text is on the page) it is no verb.
-	if h := p.head; h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && params.medium && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) && !questionWords[firstWord(all)] {
-		medium, said = true, true
-	}
-	// A server's name used as a verb before what to say (whatsapp mom
-	// that I'm late, slack the team that the build is green) sends it.
-	if medium && said && p.verb == noVerb {
-		add(keyword{word: "send", stem: stem("send"), weight: 1}) // the query's verb
-		p.verb, p.intent = acts, acts
-		kept++
-	}
-	// Why something fails or does not show asks to read its errors.
-	if params.why && firstWord(all) == "why" {
-		imply("error")
-		p.verb, p.intent, p.asks = reads, reads, true
-	}
-	// When something is asks for its date.
-	if w, ok := questionImplies[firstWord(all)]; ok && params.question {
-		imply(w)
-	}
-	// Doing things in one go, in one call or at once does them in bulk.
-	for i := 1; i < len(all); i++ {
-		if batchPhrases[[2]string{all[i-1].word, all[i].word}] {
-			for _, k := range all[i-1 : i+1] {
-				if !isStop(k.word) && !k.part {
-					kept--
-				}
-			}
-			all[i-1].part, all[i].part = true, true
-			imply("batch")
-			imply("multiple")
-			imply("bulk")
-			break
-		}
-	}
-	// A question (what song is playing, which doors are open, who is on
-	// call) reads, whatever its first word.
-	// A question on what is (is our app allowed to ..., are the doors
-	// open) asks, whatever word comes first after it.
-	if params.question && copulas[firstWord(all)] {
-		p.verb, p.intent = noVerb, reads
-	}
-	if params.question && p.verb == noVerb && questionWords[firstWord(all)] {
-		p.verb, p.asks = reads, true
-		// A yes-no question (is the door open, are the lights on) asks
-		// for a state.
-		if yesNo[all[0].word] && params.state && kept > 0 {
-			imply("state")
-		}
-	}
-	// "API" closing a query (bugsnag api, restaurant menu api) asks for
-	// the service, not for a tool about APIs.
-	if n := len(all) - 1; n > 0 && all[n].word == "api" && kept > 1 {
-		all[n].part = true
-		kept--
-	}
-	p.single = kept == 1
-	if kept == 0 {
-		p.single = len(all) == 1
-	} else {
-		// Stop words stay, weighed low and matched in names only: "who am
-		// I" is get_me.
-		for i := range all {
-			if isStop(all[i].word) || all[i].particle || all[i].part {
-				all[i].stop, all[i].weight = true, params.stop
-			}
-		}
-	}
-	p.kws = all[:min(len(all), maxKeywords)]
-	if p.head >= len(p.kws) {
-		p.head = -1 // the first word came after the cap
-	}
-	for _, k := range p.kws {
-		if k.weight == 1 {
-			p.meaning++
-		}
-		if !k.stop {
-			p.weight += k.weight
-		}
-	}
-	p.meaning = max(p.meaning, 1)
-	// The sense of the query's verb, from its object: the first three
-	// words after it that are no stop words.
-	if h := p.head; h >= 0 && params.senses {
-		// Turning or making something into something else converts it,
-		// breaking it into parts splits it: the verb is convert, not turn
-		// (on).
-		if to, ok := intoVerbs[p.kws[h].word]; ok && slices.ContainsFunc(p.kws[h+1:], func(k keyword) bool { return k.word == "into" }) {
-			p.kws[h].word, p.kws[h].stem = to, stem(to)
-		}
-		n := 0
-		for j := h + 1; j < len(p.kws) && p.kws[h].sense == nil; j++ {
-			if p.kws[j].stop {
-				continue
-			}
-			n++
-			for _, sn := range senses[p.kws[h].word] {
-				// The place a thing is put comes after the thing (put
-				// piano lessons on the calendar).
-				if sn.objects[p.kws[j].stem] && (n <= 3 || sn.far) {
-					p.kws[h].sense = sn.verbs
-					break
-				}
-			}
-		}
-	}
-	// Making something a state (make the entry live, make the video
-	// password protected, make genre filterable) changes it; it does not
-	// make a new one.
-	if h := p.head; h >= 0 && params.senses && p.kws[h].word == "make" && p.kws[h].sense == nil {
-		for _, k := range p.kws[h+1:] {
-			if to, ok := madeStates[k.word]; ok && k.weight == 1 {
-				p.kws[h].sense = to
-			} else if strings.HasSuffix(k.word, "able") && k.weight == 1 && len(k.word) > 6 {
-				p.kws[h].sense = []string{"update", "set"}
-			}
-		}
-	}
-	pos := 0
-	for i := range p.kws {
-		k := &p.kws[i]
-		if !k.stop {
-			pos++
-		}
-		x.variants(k)
-		p.positions = pos
-		for _, v := range k.vars {
-			if v.loose {
-				continue
-			}
-			if r, ok := p.byStem[v.stem]; !ok || v.literal && !r.literal {
-				p.byStem[v.stem] = reach{k: i, pos: pos, literal: v.literal}
-			}
-		}
-	}
-	return p
 }
 
 // variants finds the stems keyword k reaches: its own, its synonyms', and,
@@ -915,80 +424,94 @@ func (x *Index) plan(text string) *plan {
 // of take and takes) is no form of them: it reaches them as a near
 // spelling, and the near spellings too (task).
 func (x *Index) variants(k *keyword) {
+	rk := x.rk
 	p, ok := x.words.get(k.stem)
-	doubt := ok && params.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
+	doubt := ok && rk.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
 	if ok && !doubt {
-		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true})
-	} else if !isStop(k.word) && !k.particle && !(params.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
+		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true, how: howWord})
+	} else if !isStop(k.word) && !k.particle && !(rk.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
 		k.misspelt = !ok
 		if doubt {
-			k.vars = append(k.vars, variant{stem: k.stem, q: params.typo, p: p})
+			k.vars = append(k.vars, variant{stem: k.stem, q: rk.typo, p: p, how: howTypo})
 		} else if len(k.stem) >= 3 {
 			x.words.near(k.stem, func(key string, p *post) {
-				k.vars = append(k.vars, variant{stem: key, q: params.prefix, p: p})
+				k.vars = append(k.vars, variant{stem: key, q: rk.prefix, p: p, how: howPrefix})
 			})
 		}
 		if len(k.word) >= 4 || doubt {
-			// A near spelling starts as the word does, or with its first
-			// letters swapped (lsit, rleay).
-			st := k.stem
-			var starts []string // a stem can be two letters (sxes, sx)
-			if len(st) >= 2 {
-				starts = append(starts, st[:2])
-			}
-			if len(st) >= 3 {
-				starts = append(starts, st[1:2]+st[:1], st[:1]+st[2:3])
-			}
-			// Its second letter dropped or mistyped (hurly, hourly), for
-			// words long enough to be told apart from others so.
-			if first := st[0] - 'a'; len(k.word) >= 5 && first < 26 {
-				for _, pre := range letterPairs[first] {
-					if !slices.Contains(starts, pre) {
-						starts = append(starts, pre)
-					}
-				}
-			}
-			for i, pre := range starts {
-				if i > 0 && pre == st[:2] {
-					continue
-				}
-				x.words.near(pre, func(key string, p *post) {
-					near := oneEdit(key, st) || oneEdit(key, k.word)
-					if !near && strings.HasSuffix(key, "i") {
-						near = oneEdit(key[:len(key)-1]+"y", k.word) // flaky as the pool has it, flaki as a stem
-					}
-					if len(k.word) < 5 {
-						near = swapped(key, k.word)
-					}
-					if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
-						k.vars = append(k.vars, variant{stem: key, q: params.typo, p: p})
-					}
-				})
+			x.nearSpellings(k)
+		}
+	}
+	x.related(k)
+}
+
+// nearSpellings adds the words of the pool one edit away from keyword
+// k's (two neighbouring letters swapped, under five letters). A near
+// spelling starts as the word does, or with its first letters swapped
+// (lsit, rleay), or, for words long enough to be told apart from others
+// so, with its second letter dropped or mistyped (hurly, hourly).
+func (x *Index) nearSpellings(k *keyword) {
+	st := k.stem
+	var starts []string // a stem can be two letters (sxes, sx)
+	if len(st) >= 2 {
+		starts = append(starts, st[:2])
+	}
+	if len(st) >= 3 {
+		starts = append(starts, st[1:2]+st[:1], st[:1]+st[2:3])
+	}
+	if first := st[0] - 'a'; len(k.word) >= 5 && first < 26 {
+		for _, pre := range letterPairs[first] {
+			if !slices.Contains(starts, pre) {
+				starts = append(starts, pre)
 			}
 		}
 	}
-	reach := func(stems []string, q float64, loose bool) {
+	for i, pre := range starts {
+		if i > 0 && pre == st[:2] {
+			continue
+		}
+		x.words.near(pre, func(key string, p *post) {
+			near := oneEdit(key, st) || oneEdit(key, k.word)
+			if !near && strings.HasSuffix(key, "i") {
+				near = oneEdit(key[:len(key)-1]+"y", k.word) // flaky as the pool has it, flaki as a stem
+			}
+			if len(k.word) < 5 {
+				near = swapped(key, k.word)
+			}
+			if len(key) >= 4 && near && !strings.HasPrefix(key, st) {
+				k.vars = append(k.vars, variant{stem: key, q: x.rk.typo, p: p, how: howTypo})
+			}
+		})
+	}
+}
+
+// related adds the words of the pool keyword k reaches through the
+// vocabulary: derived forms, a past verb's nouns, the verbs a phrasal
+// verb or the verb's sense means, its synonyms and looser relations.
+func (x *Index) related(k *keyword) {
+	rk := x.rk
+	reach := func(stems []string, q float64, how howReached) {
 		for _, s := range stems {
 			if p, ok := x.words.get(s); ok && q > 0 {
-				k.vars = append(k.vars, variant{stem: s, q: q, p: p, loose: loose})
+				k.vars = append(k.vars, variant{stem: s, q: q, p: p, loose: how == howRelated, how: how})
 			}
 		}
 	}
-	reach(derive(k.word), params.derived, false)
-	reach(nounsOf(k.word), params.nouns, false)
+	reach(derive(k.word), rk.derived, howDerived)
+	reach(nounsOf(k.word), rk.nouns, howNouns)
 	for _, w := range k.also {
-		reach([]string{stem(w)}, params.phrasalQ, false)
-		reach(synonymTable[stem(w)], params.synonym, false)
+		reach([]string{stem(w)}, rk.phrasalQ, howPhrasal)
+		reach(synonymTable[stem(w)], rk.synonym, howSynonym)
 	}
 	for _, w := range k.sense {
-		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), params.synonym, false)
+		reach(append([]string{stem(w)}, synonymTable[stem(w)]...), rk.synonym, howSense)
 	}
 	if k.sense != nil {
 		return
 	}
 	key := tableKey(k.word)
-	reach(synonymTable[key], params.synonym, false)
-	reach(relatedTable[key], params.related, true)
+	reach(synonymTable[key], rk.synonym, howSynonym)
+	reach(relatedTable[key], rk.related, howRelated)
 }
 
 // letterPairs are the two-letter prefixes, by their first letter: made
@@ -1370,55 +893,89 @@ func (x *Index) substrings(sub string) []int32 {
 	return out
 }
 
-// compare orders two tools, better first: the tools the query names;
-// for a single keyword, the tier and then MCP before builtin (SRCH-5);
-// the score; MCP before builtin; the tool with less of its name left
-// unmatched (list_issues before list_issue_comments); for a query that
-// reads, the tool that does not destroy; and only then the name.
+// compare orders two tools, better first (see decide).
 func (s *scores) compare(a, b int32) int {
+	c, _ := s.decide(a, b)
+	return c
+}
+
+// tieBreak names the step of decide that ordered two tools.
+type tieBreak int8
+
+const (
+	byExact tieBreak = iota
+	byTier
+	byKindInTier
+	byScore
+	byKind
+	byEffect
+	byLeft
+	byBrowse
+	byName
+	byID
+)
+
+var tieBreakNames = [...]string{
+	byExact:      "named exactly",
+	byTier:       "tier of a single keyword (name, substring, hint, description, argument)",
+	byKindInTier: "MCP before builtin within a tier",
+	byScore:      "score",
+	byKind:       "MCP before builtin",
+	byEffect:     "the one that does less (reads before writes before destroys)",
+	byLeft:       "less of the name left unmatched",
+	byBrowse:     "named to search or list",
+	byName:       "name",
+	byID:         "order of indexing",
+}
+
+// decide orders two tools, better first, and says which step did: the
+// tools the query names; for a single keyword, the tier and then MCP
+// before builtin (SRCH-5); the score; MCP before builtin; the tool that
+// does less (a query that reads, the tool that does not destroy); the
+// tool with less of its name left unmatched (list_issues before
+// list_issue_comments); the tool named to search or list; and only then
+// the name.
+func (s *scores) decide(a, b int32) (int, tieBreak) {
 	p := s.plan
 	if xa, xb := slices.Contains(p.exact, a), slices.Contains(p.exact, b); xa != xb {
-		if xa {
-			return -1
-		}
-		return 1
+		return first(xa), byExact
 	}
 	ea, eb := s.x.entry(a), s.x.entry(b)
 	if p.single {
 		if s.tier[a] != s.tier[b] {
-			return int(s.tier[b]) - int(s.tier[a])
+			return int(s.tier[b]) - int(s.tier[a]), byTier
 		}
 		if ea.mcp != eb.mcp {
-			return kindOrder(ea, eb)
+			return first(ea.mcp), byKindInTier
 		}
 	}
 	if s.score != nil && s.score[a] != s.score[b] {
-		if s.score[a] > s.score[b] {
-			return -1
-		}
-		return 1
+		return first(s.score[a] > s.score[b]), byScore
 	}
 	if ea.mcp != eb.mcp {
-		return kindOrder(ea, eb)
+		return first(ea.mcp), byKind
 	}
-	if len(p.kws) > 0 {
-		if ea.effect != eb.effect {
-			return int(ea.effect) - int(eb.effect)
-		}
+	if len(p.kws) > 0 && ea.effect != eb.effect {
+		return int(ea.effect) - int(eb.effect), byEffect
 	}
 	if s.left != nil && s.left[a] != s.left[b] {
-		return int(s.left[a]) - int(s.left[b])
+		return int(s.left[a]) - int(s.left[b]), byLeft
 	}
 	if ba, bb := browses(ea), browses(eb); ba != bb {
-		if ba {
-			return -1
-		}
-		return 1
+		return first(ba), byBrowse
 	}
 	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
-		return c
+		return c, byName
 	}
-	return int(a) - int(b)
+	return int(a) - int(b), byID
+}
+
+// first is -1 when a comes first, else 1.
+func first(a bool) int {
+	if a {
+		return -1
+	}
+	return 1
 }
 
 // browses reports whether a tool is named for searching or listing: of
@@ -1432,12 +989,6 @@ func browses(e *entry) bool {
 	return false
 }
 
-func kindOrder(a, b *entry) int {
-	if a.mcp {
-		return -1
-	}
-	return 1
-}
 
 // topBy returns the best k of ids in order by less, without sorting all
 // of them.

@@ -85,6 +85,7 @@ func TestNearSpellings(t *testing.T) {
 // dropped: taks is not take, and reaches task, two letters swapped; a
 // real form (taking) still reaches take.
 func TestFoldedE(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("pw", "browser_take_screenshot", "Take a screenshot of the page."),
 		mcpTool("todo", "get_tasks", "Get the tasks of a project."),
@@ -94,7 +95,7 @@ func TestFoldedE(t *testing.T) {
 		"taks":                "mcp__todo__get_tasks",
 		"taking a screenshot": "mcp__pw__browser_take_screenshot",
 	})
-	ruleMatters(t, tools, "taks", "mcp__todo__get_tasks", func(r *ranking) { r.folds = false })
+	ruleMatters(t, tools, "taks", "mcp__todo__get_tasks", "folds")
 }
 
 // Annotations decide between tools that match alike: a query that reads
@@ -153,6 +154,7 @@ func TestNounsThatStemToVerbs(t *testing.T) {
 // Two words the pool writes as one are that word: on-call is oncall, no
 // call; task list is tasklist and still task and list.
 func TestCompoundWords(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("pd", "list_oncalls", "List the entries of the rotation for a schedule."),
 		mcpTool("phone", "make_call", "Place a phone call to a number."),
@@ -165,12 +167,13 @@ func TestCompoundWords(t *testing.T) {
 		"on call":                  "mcp__pd__list_oncalls",
 		"task list":                "mcp__todo__TaskList",
 	})
-	ruleMatters(t, tools, "who is on-call this week", "mcp__pd__list_oncalls", func(r *ranking) { r.compound = false })
+	ruleMatters(t, tools, "who is on-call this week", "mcp__pd__list_oncalls", "compound")
 }
 
 // A verb's object chooses its sense: open a pull request creates one,
 // open a file reads it, open a door unlocks it; open alone means them all.
 func TestVerbSenses(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("gh", "create_pull_request", "Create a pull request."),
 		mcpTool("gh", "get_pull_request", "Get a pull request."),
@@ -184,13 +187,11 @@ func TestVerbSenses(t *testing.T) {
 		"open a file":         "mcp__fs__read_file",
 		"open the door":       "mcp__home__unlock",
 	})
-	full := params
-	defer func() { params = full }()
-	params.senses = false
+	without := searchWithout(t, tools, "senses")
 	got := []string{
-		names(doSearch(t, tools, q("open a pull request")))[0],
-		names(doSearch(t, tools, q("open a file")))[0],
-		names(doSearch(t, tools, q("open the door")))[0],
+		names(without(q("open a pull request")))[0],
+		names(without(q("open a file")))[0],
+		names(without(q("open the door")))[0],
 	}
 	if slices.Equal(got, []string{"mcp__gh__create_pull_request", "mcp__fs__read_file", "mcp__home__unlock"}) {
 		t.Errorf("without senses the same tools come first (%v): the test does not test them", got)
@@ -217,6 +218,7 @@ func TestSQLStatementsAreValues(t *testing.T) {
 // compound still is (sql in mysql); alone, it keeps the substring tier
 // (SRCH-5).
 func TestWordStartsAreNoSubstrings(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("jira", "getTransitions", "Get the available moves of an issue."),
 		mcpTool("maps", "directions", "Get directions between two points by car, on foot or by transit."),
@@ -229,7 +231,7 @@ func TestWordStartsAreNoSubstrings(t *testing.T) {
 	if got := names(doSearch(t, tools, q("run sql"))); len(got) == 0 || got[0] != "mcp__db__mysql_query" {
 		t.Errorf("run sql: got %v, want mysql_query first", got)
 	}
-	ruleMatters(t, tools, "get there by transit", "mcp__maps__directions", func(r *ranking) { r.wordStart = false })
+	ruleMatters(t, tools, "get there by transit", "mcp__maps__directions", "word-start")
 	// Unless the rest of the longer word is a word too: code of
 	// codeclimate, out of outbound.
 	tools = []pool.Tool{
@@ -254,6 +256,7 @@ func TestWordStartsAreNoSubstrings(t *testing.T) {
 // A yes-no question asks for a state: are the doors unlocked reads the
 // state, it does not unlock them.
 func TestYesNoQuestionsAskForAState(t *testing.T) {
+	t.Parallel()
 	tools := []pool.Tool{
 		annotated(mcpTool("home", "turn_on", "Turns on/opens a device or entity."), false, false),
 		annotated(mcpTool("home", "get_context", "Real-time information about the current state of devices, sensors and areas."), true, false),
@@ -263,7 +266,7 @@ func TestYesNoQuestionsAskForAState(t *testing.T) {
 		"are the lights on":      "mcp__home__get_context",
 		"open the garage door":   "mcp__home__turn_on",
 	})
-	ruleMatters(t, tools, "are the lights on", "mcp__home__get_context", func(r *ranking) { r.state = false })
+	ruleMatters(t, tools, "are the lights on", "mcp__home__get_context", "state")
 }
 
 // What looks like an argument weighs as a value: quoted text, #channels,
@@ -331,7 +334,7 @@ func TestKnownWordsAreNoPrefixes(t *testing.T) {
 		mcpTool("maps", "maps_directions", "Get directions between two places."),
 		mcpTool("hr", "commuter_benefits", "Enroll in commuter benefits."),
 	})
-	for _, k := range x.plan("my commute home").kws {
+	for _, k := range x.plan("my commute home", nil).kws {
 		if k.word != "commute" {
 			continue
 		}

@@ -94,14 +94,29 @@ func wantFirstBy(t *testing.T, search func(args string) Result, cases map[string
 	}
 }
 
+// searchWithout returns a search of tools with the rule or signal named
+// off turned off.
+func searchWithout(t *testing.T, tools []pool.Tool, off string) func(args string) Result {
+	t.Helper()
+	x, err := NewIndexWith(tools, &Options{Disable: []string{off}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(args string) Result {
+		t.Helper()
+		res, err := x.Search(json.RawMessage(args))
+		if err != nil {
+			t.Fatalf("Search(%s): %v", args, err)
+		}
+		return res
+	}
+}
+
 // ruleMatters checks that turning a rule off loses the query's first tool,
 // so that a test of the rule tests it.
-func ruleMatters(t *testing.T, tools []pool.Tool, query, want string, off func(*ranking)) {
+func ruleMatters(t *testing.T, tools []pool.Tool, query, want, off string) {
 	t.Helper()
-	full := params
-	defer func() { params = full }()
-	off(&params)
-	if got := names(doSearch(t, tools, q(query))); len(got) > 0 && got[0] == want {
+	if got := names(searchWithout(t, tools, off)(q(query))); len(got) > 0 && got[0] == want {
 		t.Errorf("with the rule off, %q still found %s first: the test does not test the rule", query, want)
 	}
 }

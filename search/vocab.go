@@ -10,8 +10,8 @@ import (
 // narrower.txt, phrasal.txt, senses.txt), bound in tables.go to the names
 // the ranking reads. A match through it counts below the word itself: a
 // synonym (verbGroups, nounGroups) or a narrower word reaching a broader
-// one (narrower) at params.synonym, a looser relation (related) at
-// params.related, a derived form (derive) at params.derived.
+// one (narrower) at Weights.Synonym, a looser relation (related) at
+// Weights.Related, a derived form (derive) at Weights.Derived.
 
 // verbWords are the words of verbGroups, as written.
 var verbWords = func() map[string]bool {

@@ -12,6 +12,7 @@ import (
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/render"
+	"github.com/execlua/execlua/search"
 )
 
 func toolsCommand() *cli.Command {
@@ -107,14 +108,19 @@ func searchCommand() *cli.Command {
 		Description: `Searches the pool the way tools.ToolSearch does in a script: keywords, or
 select:NameA,NameB for exactly the tools named; an empty query lists the
 pool, as many tools as --max-results (5 by default). --json prints the
-value a script would get.
+value a script would get. --explain shows why the results rank as they
+do: the query rules that fired, the keywords and the words each reaches,
+and per result its field matches, its signals and the tie-break before
+the next (docs/search.md, "Reading --explain"); with --json, as JSON.
 
 Example:
    execlua search --demo "list notes"
-   execlua search --demo --json select:mcp__demo__echo`,
+   execlua search --demo --json select:mcp__demo__echo
+   execlua search --demo --explain "spin up a note"`,
 		Flags: withCommon(
 			jsonFlag,
 			&cli.IntFlag{Name: "max-results", Usage: "how many matches a keyword query returns (ToolSearch's max_results)", DefaultText: "5"},
+			&cli.BoolFlag{Name: "explain", Usage: "show why the results rank as they do"},
 		),
 		Action: searchAction,
 	}
@@ -141,6 +147,9 @@ func searchAction(c *cli.Context) error {
 	defer env.close()
 	if err := env.execAvailable(); err != nil {
 		return err
+	}
+	if c.Bool("explain") {
+		return explainSearch(c, env)
 	}
 	// The search runs as a script would run it, so that the answer is
 	// exactly what tools.ToolSearch gives, validation included.
@@ -182,6 +191,26 @@ func searchAction(c *cli.Context) error {
 		fmt.Fprintln(w, m.Signature)
 	}
 	return nil
+}
+
+// explainSearch prints why the query ranks the session's pool as it
+// does: the pool's index, built as the session builds it, explains the
+// same args a script would pass.
+func explainSearch(c *cli.Context, env *env) error {
+	args := map[string]any{"query": c.Args().First()}
+	if c.IsSet("max-results") {
+		args["max_results"] = c.Int("max-results")
+	}
+	input, _ := json.Marshal(args)
+	e, err := search.NewIndex(env.session.Request(nil).Assembly.Pool()).Explain(input)
+	if err != nil {
+		return usageErr("see 'execlua search --help'", "%v", err)
+	}
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, e)
+	}
+	_, err = fmt.Fprint(c.App.Writer, e)
+	return err
 }
 
 func typesCommand() *cli.Command {

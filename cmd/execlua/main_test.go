@@ -23,6 +23,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/execlua/execlua/sandbox"
+	"github.com/execlua/execlua/search"
 )
 
 // binary is the execlua binary TestMain builds once for every test.
@@ -600,6 +601,45 @@ func TestSearch(t *testing.T) {
 		if line, _, _ := strings.Cut(r.stdout, "\n"); line+"\n" != want {
 			t.Errorf("search %q: first line %q, want %q", query, line, want)
 		}
+	}
+}
+
+// search --explain says why the results rank as they do, as text and as
+// JSON, with the same results as the search itself.
+func TestSearchExplain(t *testing.T) {
+	r := runCLI(t, "", "", "search", "--demo", "--explain", "spin up a note").want(t, exitOK)
+	for _, want := range []string{
+		`query "spin up a note": 5 matching tools`,
+		`phrasal: "spin up" -> create, start, launch`,
+		"spin (1.00): add (synonym 0.60)",
+		"1. mcp__notes__add_note  score ",
+		"note in server (not; field weight 3.5)",
+		`verb: the query's verb means the name's verb: "add"`,
+		"before the next by: score",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("search --explain lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, "", "", "search", "--demo", "--explain", "--json", "--max-results", "2", "list notes").want(t, exitOK)
+	var e search.Explanation
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil {
+		t.Fatal(err)
+	}
+	plain := runCLI(t, "", "", "search", "--demo", "--json", "--max-results", "2", "list notes").want(t, exitOK)
+	var found searchResult
+	if err := json.Unmarshal([]byte(plain.stdout), &found); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Results) != 2 || e.Results[0].Name != found.Matches[0].Name || e.Results[1].Name != found.Matches[1].Name || e.Total != found.Total {
+		t.Errorf("search --explain --json = %s\nsearch --json = %s", r.stdout, plain.stdout)
+	}
+	if len(e.Results[0].Matches) == 0 || e.Results[0].Score <= 0 {
+		t.Errorf("search --explain --json: the first result has no matches or score: %+v", e.Results[0])
+	}
+	r = runCLI(t, "", "", "search", "--demo", "--explain", strings.Repeat("word ", 300)).want(t, exitUsage)
+	if !strings.Contains(r.stderr, "the limit is 256") {
+		t.Errorf("search --explain with 300 words: stderr %q, want the words' limit", r.stderr)
 	}
 }
 

@@ -1,0 +1,134 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/execlua/execlua/pool"
+)
+
+// rulePool is a pool every rule of the analyzer has something to do in.
+func rulePool() []pool.Tool {
+	return []pool.Tool{
+		mcpTool("rocketchat", "send_message", "Send a message to a Rocket.Chat channel."),
+		mcpTool("whatsapp", "send_message", "Send a WhatsApp message to a contact."),
+		mcpTool("twitter", "post_tweet", "Post a tweet."),
+		mcpTool("algolia", "saveObject", "Add or replace a record in an index."),
+		mcpTool("mailgun", "send_email", "Send an email through Mailgun."),
+		mcpTool("mail", "send_email", "Send an email."),
+		mcpTool("pd", "list_oncalls", "List who is on call."),
+		mcpTool("k8s", "create_cluster", "Create a cluster."),
+		mcpTool("k8s", "delete_cluster", "Delete a cluster."),
+		mcpTool("airflow", "unpause_dag", "Unpause a DAG."),
+		mcpTool("airflow", "list_import_errors", "List the import errors of DAGs."),
+		mcpTool("calendar", "create_event", "Create an event on a date."),
+		mcpTool("books", "profit_loss_report", "Get the profit and loss report."),
+		mcpTool("shop", "get_order", "Get an order by id."),
+		mcpTool("shop", "list_orders", "List orders."),
+		mcpTool("shop", "bulk_update_orders", "Update multiple orders in one batch."),
+		mcpTool("home", "get_state", "Get the state of a door or a light."),
+		mcpTool("maps", "geocode", "Convert an address into coordinates."),
+		mcpTool("browser", "navigate", "Navigate to a URL."),
+		mcpTool("cms", "update_entry", "Update an entry."),
+		mcpTool("tickets", "search_tickets", "Search tickets by status."),
+		mcpTool("vault", "secret_get", "Get a secret from a key vault."),
+		mcpTool("fs", "read_file", "Read a file."),
+		mcpTool("bugsnag", "list_errors", "List errors."),
+	}
+}
+
+// Each rule of the analyzer fires on a query it is written for, notes
+// what it did, and does nothing when it is turned off. Every rule that
+// can be turned off has a case here.
+func TestRulesFire(t *testing.T) {
+	t.Parallel()
+	var many strings.Builder // forty words, each once
+	many.WriteString("list")
+	for i := range 40 {
+		fmt.Fprintf(&many, " w%d", i)
+	}
+	cases := []struct{ rule, query, did string }{
+		{"dotted-server", "post on rocket.chat", `"rocket.chat" -> rocketchat`},
+		{"abbreviation", "p&l this year", `"p&l" -> profit loss`},
+		{"said", "post a note saying it is approved", `after "saying"`},
+		{"medium-first", "whatsapp mom that I'm late", `"whatsapp" sends to "mom"`},
+		{"posting", "tweet: we are live", `"tweet": a message may follow`},
+		{"date", "create an event next monday", `"monday" is a date`},
+		{"clauses", "the cluster broke, delete it", `"delete" may be the query's`},
+		{"noun-before-id", "get order 4417", `"4417" names one order`},
+		{"implies", "read notes.md", "implies file"},
+		{"said-label", "tweet: we are live", `after "tweet:"`},
+		{"label", "algolia: add a record", "look in algolia"},
+		{"through", "send the report via mailgun", "look in mailgun"},
+		{"repeats", "get secret 'api-key' from key vault, the key", `"key" said again is no value`},
+		{"negation", "don't delete the cluster", `"delete" is denied`},
+		{"states", "tickets that are open", `"are" "open" is a state`},
+		{"phrasal", "spin up a cluster", `"spin up" -> create, start, launch`},
+		{"compound", "who is on-call", `"on" "call" -> oncall`},
+		{"phrasal-apart", "turn the dag back on", `"turn" ... "on" -> enable, start`},
+		{"medium", "email the report to finance", `"email" sends what follows`},
+		{"medium-send", "whatsapp mom that I'm late", "the verb is send"},
+		{"why", "why is my dag not showing", "implies error"},
+		{"question-implies", "when is the next event", "implies date"},
+		{"batch", "update the orders in one go", "implies bulk"},
+		{"copula", "is the door open", `"is" asks: no verb`},
+		{"question", "which tickets are open", `"which" asks: it reads`},
+		{"state", "are the lights on", "implies state"},
+		{"api", "bugsnag api", "a closing api asks for the service"},
+		{"into", "turn an address into coordinates", `"turn" ... into -> convert`},
+		{"senses", "open the page", `"open" "page" -> navigate, visit, goto`},
+		{"made-states", "make the entry live", "make ... -> "},
+		// Core rules, which stay on, note what they did too.
+		{"exact-name", "mcp__fs__read_file", `"mcp__fs__read_file" names 1 tool(s)`},
+		{"is-value", "read notes.md", `"notes.md" is a value`},
+		{"cap", many.String(), "the first 32 keywords are read"},
+	}
+	x := NewIndex(rulePool())
+	var tested []string
+	for _, c := range cases {
+		tested = append(tested, c.rule)
+		var fired []Fired
+		x.plan(c.query, &fired)
+		if !slices.ContainsFunc(fired, func(f Fired) bool { return f.Rule == c.rule && strings.Contains(f.Did, c.did) }) {
+			t.Errorf("%q: rule %s did not note %q; fired %v", c.query, c.rule, c.did, fired)
+		}
+		off, err := x.WithOptions(&Options{Disable: []string{c.rule}})
+		if !slices.Contains(RuleNames(), c.rule) {
+			if !errors.Is(err, ErrUnknownName) {
+				t.Errorf("core rule %s turned off: err = %v, want ErrUnknownName", c.rule, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fired = nil
+		off.plan(c.query, &fired)
+		if slices.ContainsFunc(fired, func(f Fired) bool { return f.Rule == c.rule }) {
+			t.Errorf("%q: rule %s fired while off", c.query, c.rule)
+		}
+	}
+	for _, name := range RuleNames() {
+		if !slices.Contains(tested, name) {
+			t.Errorf("rule %s has no case in TestRulesFire", name)
+		}
+	}
+}
+
+// A search that does not explain notes nothing, and explaining changes
+// no plan.
+func TestRulesTraceChangesNothing(t *testing.T) {
+	t.Parallel()
+	x := NewIndex(rulePool())
+	for _, query := range []string{"spin up a cluster", "whatsapp mom that I'm late", "is the door open"} {
+		var fired []Fired
+		a, b := x.plan(query, nil), x.plan(query, &fired)
+		a.rk, b.rk = nil, nil
+		if len(fired) == 0 || a.head != b.head || a.verb != b.verb || len(a.kws) != len(b.kws) {
+			t.Errorf("%q: plans differ with a trace (%d rules fired)", query, len(fired))
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package search
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
+
+// The scorer's signals: what a tool's score gets beyond its keywords'
+// field matches (matchFields, matchSubstrings). The name signals read
+// the tool's own name once (nameScan), the description signals its
+// description (finishPhrase), and the scale signals multiply the whole
+// (computeScale). Each adds its contribution through add, which also
+// records it with its reason when the query is being explained
+// (Index.Explain); a search that does not explain formats no reason.
+// Options.Disable turns a signal off by name (signalOff).
+//
+// To add a signal: a constant below and its name, its computation where
+// its inputs are read (a name word: nameScan; the description:
+// finishPhrase; a factor: computeScale) adding through add or
+// explainer.signal, a case in TestSignalsShow, and for a weight, a field
+// of Weights and an entry of signalOff.
+
+// signal names one signal.
+type signal int8
+
+const (
+	sigVerb        signal = iota // the query's verb class is the name's verb's
+	sigAsks                      // a question against a name that changes or destroys
+	sigHead                      // the query's first word is the name's first
+	sigSurface                   // a keyword written as in the name
+	sigPlural                    // a plural keyword written as in the name
+	sigOne                       // a plural keyword whose singular is in the name
+	sigNamed                     // a noun before an id, in the plural in the name
+	sigOrder                     // name words in the query's order
+	sigCover                     // the share of the name the query covers
+	sigPhrase                    // query words next to each other in the description
+	sigDescSurface               // keywords written as in the description
+	sigCoord                     // the share of the query the tool covers (a factor)
+	sigLabelled                  // another server than the one the query names (a factor)
+	sigIntent                    // the annotations against the query's intent (a factor)
+	nSignals
+)
+
+// signalNames are the signals' names, as Explain shows them.
+var signalNames = [nSignals]string{
+	sigVerb: "verb", sigAsks: "asks", sigHead: "head", sigSurface: "surface", sigPlural: "plural",
+	sigOne: "one", sigNamed: "named", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
+	sigDescSurface: "desc-surface", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
+}
+
+// signalReasons say why a name signal fired, before the name word.
+var signalReasons = [nSignals]string{
+	sigVerb:    "the query's verb means the name's verb:",
+	sigAsks:    "a question, and the name's verb changes things:",
+	sigHead:    "the query's first word starts the name:",
+	sigSurface: "written as in the name:",
+	sigPlural:  "a plural written as in the name:",
+	sigOne:     "a plural, and the name has the singular:",
+	sigNamed:   "a noun before an id, and the name has the plural:",
+	sigOrder:   "in the query's order:",
+}
+
+// nameScan is one pass over a tool's own name for the name signals.
+type nameScan struct {
+	s  *scores
+	id int32
+	// verbSeen: the name's verb is found (or the query has none).
+	verbSeen bool
+	// words and covered count the name's words and those the query
+	// reaches; prev is the query position of the last word reached, or -1.
+	words, covered, prev int
+	bonus                float64
+}
+
+// add adds v of signal sig, for name word w: recorded, with its reason,
+// only when explaining.
+func (n *nameScan) add(sig signal, v float64, w string) {
+	n.bonus += v
+	if n.s.ex != nil {
+		n.s.ex.signal(n.id, sig, v, fmt.Sprintf("%s %q", signalReasons[sig], w))
+	}
+}
+
+// finishName adds the bonuses of tool id's own name and notes how much
+// of it the query leaves out.
+func (s *scores) finishName(id int32) {
+	p := s.plan
+	n := nameScan{s: s, id: id, verbSeen: p.verb == noVerb, prev: -1}
+	for _, nw := range s.x.entry(id).own {
+		if !nw.ns {
+			n.word(nw)
+		}
+	}
+	if n.words > 0 && n.covered > 0 {
+		cover := s.x.rk.cover * float64(n.covered) / float64(n.words) * min(1, float64(n.covered)/p.meaning)
+		n.bonus += cover
+		if s.ex != nil {
+			s.ex.signal(id, sigCover, cover, fmt.Sprintf("the query covers %d of %d name words", n.covered, n.words))
+		}
+	}
+	s.left[id] = int8(min(n.words-n.covered, 100))
+	s.score[id] += n.bonus
+}
+
+// word reads one word of the name, in order.
+func (n *nameScan) word(nw nameWord) {
+	p, rk := n.s.plan, n.s.x.rk
+	if !n.verbSeen {
+		n.verb(nw)
+	}
+	if n.words == 0 && p.head >= 0 && p.headStem(nw.stem) {
+		n.add(sigHead, rk.head, nw.word)
+	}
+	r, ok := p.byStem[nw.stem]
+	if !ok {
+		// A stop word of a name (getTransitionsForJiraIssue) is not left
+		// uncovered, unless it is the name's verb (like in like_tweet).
+		if !isStop(nw.word) || verbClass(nw.word) != noVerb {
+			n.words++
+			n.prev = -1
+		}
+		return
+	}
+	n.words++
+	n.covered++
+	n.form(nw, r)
+	if n.prev >= 0 && r.pos > n.prev {
+		n.add(sigOrder, rk.order, nw.word)
+	}
+	n.prev = r.pos
+}
+
+// verb: the name's first verb means what the query's does (read,
+// change, destroy, run). A question asks to read: a tool named to change
+// or destroy is not its answer (what streams can I join).
+func (n *nameScan) verb(nw nameWord) {
+	c := verbClass(nw.word)
+	if c == noVerb {
+		return
+	}
+	n.verbSeen = true
+	p, rk := n.s.plan, n.s.x.rk
+	if c == p.verb {
+		n.add(sigVerb, rk.verb, nw.word)
+	}
+	if p.asks && (c == acts || c == harms) {
+		n.add(sigAsks, -rk.asks, nw.word)
+	}
+}
+
+// form: a keyword written as in the name (issue, not issues; a near
+// spelling of five letters or more counts) gains, a plural one more
+// (list_envelopes); a plural whose singular is the name's word loses
+// (envelopes asks for many, get_envelope reads one), as does a noun
+// before an id whose plural is the name's (order QZ3M0P9RST reads one,
+// list_orders lists many).
+func (n *nameScan) form(nw nameWord, r reach) {
+	p, rk := n.s.plan, n.s.x.rk
+	k := &p.kws[r.k]
+	w := k.word
+	switch {
+	case r.literal && w == nw.word || !r.literal && len(w) >= 5 && oneEdit(w, nw.word):
+		n.add(sigSurface, rk.surface, nw.word)
+		if r.literal && singular(w) != w {
+			n.add(sigPlural, rk.plural, nw.word)
+		}
+	case r.literal && singular(w) != w && singular(w) == nw.word:
+		n.add(sigOne, -rk.one, nw.word)
+	case r.literal && k.single && singular(nw.word) == w:
+		n.add(sigNamed, -rk.named, nw.word)
+	}
+}
+
+// finishPhrase adds a bonus per pair of keywords next to each other in the
+// query that are next to each other in tool id's description (stop words
+// aside), each pair once, and per keyword written there as in the query,
+// and then scales the score.
+func (s *scores) finishPhrase(id int32) {
+	rk := s.x.rk
+	p := s.plan
+	var pairs, written uint64
+	prev := -2
+	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
+		if whole || isStop(word) {
+			return
+		}
+		r, ok := p.byStem[stem(word)]
+		if !ok {
+			prev = -2
+			return
+		}
+		if r.pos == prev+1 && r.pos < 64 {
+			pairs |= 1 << r.pos
+		}
+		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
+			written |= 1 << r.pos
+		}
+		prev = r.pos
+	})
+	phrase := rk.phrase * float64(bits.OnesCount64(pairs))
+	surface := rk.descSurface * float64(bits.OnesCount64(written))
+	if s.ex != nil {
+		s.ex.signal(id, sigPhrase, phrase, fmt.Sprintf("pairs of query words side by side in the description: %d", bits.OnesCount64(pairs)))
+		s.ex.signal(id, sigDescSurface, surface, fmt.Sprintf("keywords written as in the description: %d", bits.OnesCount64(written)))
+	}
+	s.score[id] = (s.score[id] + phrase + surface) * s.scale(id)
+}
+
+// computeScale is what multiplies a tool's score and bonuses: the share
+// of the query it covers, whether it is of a server the query names, and
+// how its annotations fit the query's intent.
+func (s *scores) computeScale(id int32) float64 {
+	rk, p := s.x.rk, s.plan
+	coord := 1.0
+	if p.weight > 0 {
+		coord = 1 - rk.coord + rk.coord*s.covered[id]/p.weight
+	}
+	if s.ex != nil {
+		s.ex.signal(id, sigCoord, coord, fmt.Sprintf("covers %.2f of the query's weight %.2f", s.covered[id], p.weight))
+	}
+	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
+		coord *= rk.labelled
+		if s.ex != nil {
+			s.ex.signal(id, sigLabelled, rk.labelled, "the query names another server")
+		}
+	}
+	fit := 1.0
+	if rk.intent {
+		fit = p.intent.weigh(s.x.meta(id).effect)
+	}
+	if s.ex != nil && fit != 1 {
+		s.ex.signal(id, sigIntent, fit, fmt.Sprintf("a query that %s, a tool that %s", intentNames[p.intent], effectNames[s.x.meta(id).effect]))
+	}
+	return coord * fit
+}
+
+// weigh is how well a tool's annotations fit the intent: a query that
+// reads prefers tools that only read, one that changes things prefers
+// tools that do, and only one that destroys prefers destructive tools.
+// The factors are small: they decide between tools that match alike.
+func (i intent) weigh(h effect) float64 {
+	switch {
+	case i == reads && h == destroys:
+		return 0.8
+	case i == reads && h == writes:
+		return 0.93
+	case i == acts && h == readsOnly:
+		return 0.9
+	case i == harms && h == destroys:
+		return 1.1
+	}
+	return 1
+}
+
+var (
+	intentNames = map[intent]string{reads: "reads", acts: "acts", harms: "destroys", runs: "runs", noVerb: "has no verb"}
+	effectNames = [...]string{readsOnly: "only reads", writes: "writes", destroys: "destroys"}
+)
