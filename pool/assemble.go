@@ -182,8 +182,10 @@ func Assemble(registered []Tool, exec Declaration, opts *Options) (*Assembly, er
 // options, at a cost that follows what changed: a run of one server's
 // tools (or of builtins) equal to one of a's keeps its verdicts, so a
 // server joining or leaving costs that server's tools and one comparison
-// of the others. The permission filter is consulted for changed tools only;
-// a host whose rules change calls Assemble. a is left as it was.
+// of the others, and tools[] is kept while no flat tool changed. The
+// permission filter is consulted for changed tools only; a host whose
+// rules change calls Assemble. a is left as it was, and is what
+// Reassemble returns when registered is the registry a was made of.
 func (a *Assembly) Reassemble(registered []Tool) (*Assembly, error) {
 	return assemble(a, registered, a.exec, a.opts)
 }
@@ -192,12 +194,16 @@ func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options
 	a := &Assembly{exec: exec, opts: opts}
 	spare := prev.groupsByKey()
 	var fresh [][]Tool // runs that match no group of prev, in order
-	for _, run := range runs(registered) {
+	regRuns := runs(registered)
+	for _, run := range regRuns {
 		g := spare.take(run)
 		if g == nil {
 			fresh = append(fresh, run)
 		}
 		a.groups = append(a.groups, g) // nil until claimed below
+	}
+	if prev != nil && spare.unchanged(len(regRuns)) {
+		return prev, nil
 	}
 	left := spare.left()
 	size := 8 // a change is a server or two
@@ -223,7 +229,7 @@ func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options
 		added = append(added, g)
 	}
 	a.names = c.names()
-	a.settle()
+	a.settle(prev)
 	a.change, a.changeSet = poolChange(prev, a, added, left), prev != nil && prev.Exec == a.Exec
 	return a, nil
 }
