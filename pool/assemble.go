@@ -289,10 +289,12 @@ func (a *Assembly) Pool() []Tool { return a.pool() }
 
 // PoolNames returns the pool's tool names in registration order: what the
 // announcement lists.
-func (a *Assembly) PoolNames() []string {
-	pool := a.Pool()
-	out := make([]string, len(pool))
-	for i, t := range pool {
+func (a *Assembly) PoolNames() []string { return Names(a.Pool()) }
+
+// Names returns the tools' names, in order.
+func Names(tools []Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
 		out[i] = t.Name
 	}
 	return out
