@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/execlua/execlua/internal/overlay"
 	"github.com/execlua/execlua/internal/toolname"
@@ -194,15 +195,14 @@ func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options
 	a := &Assembly{exec: exec, opts: opts}
 	spare := prev.groupsByKey()
 	var fresh [][]Tool // runs that match no group of prev, in order
-	regRuns := runs(registered)
-	for _, run := range regRuns {
+	for run := range runs(registered) {
 		g := spare.take(run)
 		if g == nil {
 			fresh = append(fresh, run)
 		}
 		a.groups = append(a.groups, g) // nil until claimed below
 	}
-	if prev != nil && spare.unchanged(len(regRuns)) {
+	if prev != nil && spare.unchanged(len(a.groups)) {
 		return prev, nil
 	}
 	left := spare.left()
@@ -234,18 +234,22 @@ func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options
 	return a, nil
 }
 
-// runs splits tools into runs of consecutive tools with one key.
-func runs(tools []Tool) [][]Tool {
-	var out [][]Tool
-	for start := 0; start < len(tools); {
-		end, key := start+1, groupKey(&tools[start])
-		for end < len(tools) && groupKey(&tools[end]) == key {
-			end++
+// runs splits tools into runs of consecutive tools with one key, each
+// handed over as soon as it ends: while its tools are still in the
+// processor's cache for the comparison that follows.
+func runs(tools []Tool) iter.Seq[[]Tool] {
+	return func(yield func([]Tool) bool) {
+		for start := 0; start < len(tools); {
+			end, key := start+1, groupKey(&tools[start])
+			for end < len(tools) && groupKey(&tools[end]) == key {
+				end++
+			}
+			if !yield(tools[start:end]) {
+				return
+			}
+			start = end
 		}
-		out = append(out, tools[start:end])
-		start = end
 	}
-	return out
 }
 
 func groupKey(t *Tool) string {
