@@ -131,9 +131,8 @@ func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
 		st.list, st.checker = prev.list, prev.checker
 	} else {
 		st.list = &lazyList{render: func() *announce.List { return announce.NewList(asm.PoolNames()) }}
-		if known && prev.list.rendered() != nil {
-			last := prev.list.rendered()
-			st.list.render = func() *announce.List { return last.With(pool.Names(change.Joined), change.Left) }
+		if known {
+			st.list.follow(prev.list, change)
 		}
 		st.checker = sync.OnceValue(func() *preflight.Checker {
 			return preflight.New(asm.Pool(), &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
@@ -159,8 +158,12 @@ func (l *lazyList) get() *announce.List {
 	return l.list.Load()
 }
 
-// rendered is the list if it was rendered, nil otherwise.
-func (l *lazyList) rendered() *announce.List { return l.list.Load() }
+// follow renders l from last changed, when last was rendered.
+func (l *lazyList) follow(last *lazyList, change pool.PoolChange) {
+	if list := last.list.Load(); list != nil {
+		l.render = func() *announce.List { return list.With(pool.Names(change.Joined), change.Left) }
+	}
+}
 
 // deniedBy maps each tool the permission filter left out (the assembly's
 // verdict, not the filter run again) to who denied it; nil when the

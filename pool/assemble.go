@@ -186,7 +186,8 @@ func Assemble(registered []Tool, exec Declaration, opts *Options) (*Assembly, er
 // of the others, and tools[] is kept while no flat tool changed. The
 // permission filter is consulted for changed tools only; a host whose
 // rules change calls Assemble. a is left as it was, and is what
-// Reassemble returns when registered is the registry a was made of.
+// Reassemble returns when registered is the registry a was made of
+// (nothing changed: a's PoolChange is still the one it was made with).
 func (a *Assembly) Reassemble(registered []Tool) (*Assembly, error) {
 	return assemble(a, registered, a.exec, a.opts)
 }
