@@ -88,7 +88,7 @@ type state struct {
 	reach    *sandbox.Toolset // the pool, as the sandbox's reachable set
 	index    *search.Index    // built with the pool, reusing the last one's unchanged servers
 	semantic *search.Semantic // Options.Semantic, kept from state to state
-	list     func() *announce.List
+	list     *lazyList
 	// checker is preflight's, for the pool, prepared at the first run.
 	checker func() *preflight.Checker
 	// denied are the registry's tools the permission filter left out,
@@ -139,13 +139,39 @@ func derive(asm *pool.Assembly, settings Settings, prev *state) *state {
 	if known && len(change.Servers) == 0 {
 		st.list, st.checker = prev.list, prev.checker
 	} else {
-		st.list = sync.OnceValue(func() *announce.List { return announce.NewList(asm.PoolNames()) })
+		st.list = &lazyList{render: func() *announce.List { return announce.NewList(asm.PoolNames()) }}
+		if known {
+			st.list.follow(prev.list, change)
+		}
 		st.checker = sync.OnceValue(func() *preflight.Checker {
 			return preflight.New(asm.Pool(), &preflight.Options{SearchSchema: json.RawMessage(search.InputSchema)})
 		})
 	}
 	st.denied = sync.OnceValue(func() map[string]string { return deniedBy(asm.Denied(), settings) })
 	return st
+}
+
+// lazyList is a state's announcement, rendered at the first request that
+// needs it: from the last state's, changed, when that one was rendered.
+type lazyList struct {
+	once   sync.Once
+	list   atomic.Pointer[announce.List]
+	render func() *announce.List
+}
+
+func (l *lazyList) get() *announce.List {
+	l.once.Do(func() {
+		l.list.Store(l.render())
+		l.render = nil // what it held: the pool's change, the state before
+	})
+	return l.list.Load()
+}
+
+// follow renders l from last changed, when last was rendered.
+func (l *lazyList) follow(last *lazyList, change pool.PoolChange) {
+	if list := last.list.Load(); list != nil {
+		l.render = func() *announce.List { return list.With(pool.Names(change.Joined), change.Left) }
+	}
 }
 
 // deniedBy maps each tool the permission filter left out (the assembly's
@@ -236,8 +262,8 @@ func New(funnel Funnel, opts *Options) (*Session, error) {
 func (s *Session) SetTools(tools []Tool) error {
 	return s.update(func(st *state) (*state, error) {
 		asm, err := st.asm.Reassemble(tools)
-		if err != nil {
-			return nil, err
+		if err != nil || asm == st.asm {
+			return st, err
 		}
 		return derive(asm, st.settings, st), nil
 	})
@@ -305,7 +331,7 @@ func (s *Session) Request(history []Message) *Request {
 	a, ok := announce.Decide(announce.Input{
 		HasChannel:  s.channel,
 		History:     history,
-		List:        st.list(),
+		List:        st.list.get(),
 		ExecEnabled: st.asm.Exec.Enabled(),
 	})
 	if ok {

@@ -41,9 +41,11 @@ func viewState(t *testing.T, s *Session) stateView {
 	return v
 }
 
-// A session whose servers join, leave and change one by one (SetTools
-// each time) answers every request, run and search as a session made
-// afresh with the same tools (POOL-10: the next run reaches the new pool).
+// A session whose servers join, leave, change and move one by one
+// (SetTools each time, now and then with the same tools) answers every
+// request, run and search as a session made afresh with the same tools
+// (POOL-10: the next run reaches the new pool), whether or not a request
+// came between two changes.
 func TestSetToolsEqualsNew(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 1))
 	server := func(name string) []Tool {
@@ -62,8 +64,14 @@ func TestSetToolsEqualsNew(t *testing.T) {
 	var servers [][]Tool
 	compared := 0
 	s := newSession(t, &fakeFunnel{}, opts(preset.Builtins()))
-	for n := range 80 {
+	for n := range 240 {
+		last := servers
 		switch i := r.IntN(len(servers) + 1); {
+		case r.IntN(8) == 0: // the same tools again
+		case r.IntN(6) == 0 && len(servers) > 1: // a server moves
+			servers = slices.Clone(servers)
+			j := r.IntN(len(servers))
+			servers[i%len(servers)], servers[j] = servers[j], servers[i%len(servers)]
 		case r.IntN(3) == 0 && len(servers) > 0:
 			servers = slices.Delete(slices.Clone(servers), i%len(servers), i%len(servers)+1)
 		case r.IntN(2) == 0 && len(servers) > 0:
@@ -78,6 +86,10 @@ func TestSetToolsEqualsNew(t *testing.T) {
 			t.Fatalf("step %d: New: %v; SetTools: %v", n, err, setErr)
 		}
 		if err != nil {
+			servers = last // as a host that leaves out what does not assemble
+			continue
+		}
+		if r.IntN(4) == 0 { // unseen: the next state's announcement is rendered afresh
 			continue
 		}
 		if want, got := viewState(t, fresh), viewState(t, s); !reflect.DeepEqual(want, got) {
@@ -85,7 +97,7 @@ func TestSetToolsEqualsNew(t *testing.T) {
 		}
 		compared++
 	}
-	if compared < 20 {
-		t.Errorf("only %d of 80 registries assembled: the test compares too little", compared)
+	if compared < 120 {
+		t.Errorf("only %d of 240 registries assembled: the test compares too little", compared)
 	}
 }

@@ -2,6 +2,7 @@ package announce
 
 import (
 	"crypto/sha256"
+	"iter"
 	"slices"
 	"strings"
 
@@ -51,27 +52,47 @@ var (
 	closedAnnouncement = withMarker(Closed, closedBody, digest(closedBody))
 )
 
-// fullBody renders the list for a set of names: sorted bytewise and
-// de-duplicated, so input order and repeats never change a byte.
-func fullBody(names []string) string {
+// sortedSet returns names sorted bytewise and de-duplicated, so that
+// input order and repeats never change a byte of the list.
+func sortedSet(names []string) []string {
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
+	return slices.Compact(sorted)
+}
 
-	n := len(fullLead) + len(searchLine) + 1
-	for _, name := range sorted {
-		n += len(name) + 1
-	}
+// fullText renders the Full announcement of names, sorted and
+// de-duplicated, in one buffer sized for size bytes of names and their
+// newlines: the body, hashed where it lies, then its marker line. n is
+// how many names it lists.
+func fullText(names iter.Seq[string], size int) (text, hash string, n int) {
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(len(fullLead) + 1 + size + len(searchLine) + 1 + markerLen)
 	b.WriteString(fullLead)
 	b.WriteByte('\n')
-	for _, name := range sorted {
+	for name := range names {
 		b.WriteString(name)
 		b.WriteByte('\n')
+		n++
 	}
 	b.WriteString(searchLine)
-	return b.String()
+	hash = digest(b.String()) // the body: the builder only appends
+	b.WriteByte('\n')
+	b.WriteString(marker(Full, hash))
+	return b.String(), hash, n
+}
+
+// fullNames are the names a Full announcement's text lists, in order.
+func fullNames(text string) iter.Seq[string] {
+	names := text[len(fullLead)+1 : len(text)-len(searchLine)-1-markerLen]
+	return func(yield func(string) bool) {
+		for len(names) > 0 {
+			nl := strings.IndexByte(names, '\n')
+			if !yield(names[:nl]) {
+				return
+			}
+			names = names[nl+1:]
+		}
+	}
 }
 
 func withMarker(kind Kind, body, hash string) Announcement {
@@ -86,6 +107,7 @@ const (
 	markerHash   = " hash="
 	markerSuffix = " -->"
 	hashLen      = 12
+	markerLen    = len(markerPrefix+Full+markerHash+markerSuffix) + hashLen // a Full one
 )
 
 func marker(kind Kind, hash string) string {

@@ -1,9 +1,11 @@
 package announce
 
 import (
-	"github.com/execlua/execlua/internal/realpool"
 	"strings"
 	"testing"
+
+	"github.com/execlua/execlua/internal/cputime"
+	"github.com/execlua/execlua/internal/realpool"
 )
 
 // benchHistory is a 500-message session: long ordinary messages, an isMeta
@@ -57,8 +59,9 @@ func BenchmarkDecide(b *testing.B) {
 }
 
 // The decision over 10,024 real tool names, rendered once (NewList, what a
-// session does at the first request after a change) and then decided for
-// each request from the rendered list, beside BenchmarkDecide.
+// session does at its first request), after a change (List.With, at the
+// first request after one) and then decided for each request from the
+// rendered list, beside BenchmarkDecide.
 func BenchmarkDecideReal10k(b *testing.B) {
 	var names []string
 	for _, l := range realpool.Pool(10_024) {
@@ -67,11 +70,20 @@ func BenchmarkDecideReal10k(b *testing.B) {
 	history := benchHistory(b, names)
 	b.Run("render", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cputime.PerOp(b)()
 		for b.Loop() {
 			NewList(names)
 		}
 	})
 	list := NewList(names)
+	joined, left := names[len(names)-24:], names[:24]
+	b.Run("with", func(b *testing.B) { // a server of 24 joins, one leaves
+		b.ReportAllocs()
+		defer cputime.PerOp(b)()
+		for b.Loop() {
+			list.With(joined, left)
+		}
+	})
 	b.Run("unchanged", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -1,5 +1,10 @@
 package announce
 
+import (
+	"iter"
+	"slices"
+)
+
 // Input is everything the broadcast decision may depend on. Nothing else is
 // consulted, and nothing is remembered between calls.
 type Input struct {
@@ -47,7 +52,8 @@ func Decide(in Input) (Announcement, bool) {
 }
 
 // List is the Full announcement of one set of names, rendered and hashed.
-// It is immutable, so requests in parallel may share it.
+// It is immutable, so requests in parallel may share it. Its names are the
+// lines of its text.
 type List struct {
 	full  Announcement
 	hash  string
@@ -57,12 +63,64 @@ type List struct {
 // NewList renders the Full announcement of names (in any order, repeats
 // allowed) for Input.List.
 func NewList(names []string) *List {
-	if len(names) == 0 {
+	sorted := sortedSet(names)
+	return listOf(slices.Values(sorted), textSize(sorted))
+}
+
+func listOf(sorted iter.Seq[string], size int) *List {
+	text, hash, n := fullText(sorted, size)
+	if n == 0 {
 		return &List{empty: true}
 	}
-	body := fullBody(names)
-	hash := digest(body)
-	return &List{full: withMarker(Full, body, hash), hash: hash}
+	return &List{full: Announcement{Kind: Full, Text: text}, hash: hash}
+}
+
+func textSize(names []string) int {
+	n := 0
+	for _, name := range names {
+		n += len(name) + 1
+	}
+	return n
+}
+
+// With returns NewList of l's names without those of left and with those
+// of joined (a name in both stays): what a pool that changed by a server or
+// two announces, at the cost of one pass over l's text instead of a sort
+// of every name. l is left as it was.
+func (l *List) With(joined, left []string) *List {
+	add, drop := sortedSet(joined), sortedSet(left)
+	if l.empty {
+		return listOf(slices.Values(add), textSize(add))
+	}
+	size := len(l.full.Text) + textSize(add)
+	merged := func(yield func(string) bool) {
+		for name := range fullNames(l.full.Text) {
+			for len(add) > 0 && add[0] < name {
+				if !yield(add[0]) {
+					return
+				}
+				add = add[1:]
+			}
+			for len(drop) > 0 && drop[0] < name {
+				drop = drop[1:]
+			}
+			switch {
+			case len(add) > 0 && add[0] == name:
+				add = add[1:]
+			case len(drop) > 0 && drop[0] == name:
+				continue
+			}
+			if !yield(name) {
+				return
+			}
+		}
+		for _, name := range add {
+			if !yield(name) {
+				return
+			}
+		}
+	}
+	return listOf(merged, size)
 }
 
 // withdraw sends Empty or Closed only while a list is in effect. With none

@@ -1,6 +1,9 @@
 package announce
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -275,6 +278,35 @@ func TestListStandsForNames(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" || gotOK != wantOK {
 				t.Errorf("%s / %s: with a List (-names +list):\n%s ok %v, want %v", hname, nname, diff, gotOK, wantOK)
 			}
+		}
+	}
+}
+
+// A list changed by random joins and leaves (List.With) is the list of
+// the changed set made afresh, byte for byte.
+func TestListWithEqualsNewList(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 5))
+	name := func() string { return fmt.Sprint("mcp__s", r.IntN(6), "__t", r.IntN(8)) }
+	set := map[string]bool{}
+	list := NewList(nil)
+	for step := range 300 {
+		var joined, left []string
+		for range r.IntN(5) {
+			joined = append(joined, name())
+		}
+		for range r.IntN(5) {
+			left = append(left, name())
+		}
+		for _, n := range left {
+			delete(set, n)
+		}
+		for _, n := range joined {
+			set[n] = true
+		}
+		list = list.With(joined, left)
+		want := NewList(slices.Collect(maps.Keys(set)))
+		if diff := cmp.Diff(want, list, cmp.AllowUnexported(List{})); diff != "" {
+			t.Fatalf("step %d: joined %q, left %q (-NewList +With):\n%s", step, joined, left, diff)
 		}
 	}
 }

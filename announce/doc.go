@@ -52,4 +52,9 @@
 // A changed wording changes the hash, so sessions started under an earlier
 // release receive the full list once more. That costs one message and keeps
 // "same hash" meaning "the model saw these exact bytes".
+//
+// Rendering and hashing a list of 10,000 names is the costly part, so a
+// [List] is made once per pool and handed to Decide, and a pool that
+// changed by a server or two gets its list from the last one with
+// [List.With]: one pass over the old text, the same bytes as [NewList].
 package announce

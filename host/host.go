@@ -142,6 +142,9 @@ type Host struct {
 	askMu    sync.Mutex // one prompt at a time
 	syncMu   sync.Mutex // serialises policy rebuilds and session updates
 	sessions []weak.Pointer[execlua.Session]
+	// synced is the policy the last sync handed to the sessions; guarded
+	// by syncMu.
+	synced *policy
 
 	repMu   sync.Mutex
 	reports []Report
@@ -365,12 +368,16 @@ func (h *Host) NewSession(opts *execlua.Options) (*execlua.Session, error) {
 	return s, nil
 }
 
-// sync hands the current tools and settings to every live session.
+// sync hands the current tools and settings to every live session. When
+// only the tools changed (the policy is the one the sessions hold: a new
+// session takes the newest) it hands over the tools alone, which costs the
+// servers that changed; new settings reassemble everything.
 func (h *Host) sync() {
 	var reports []Report
 	h.syncMu.Lock()
 	tools := h.Tools()
-	st := h.pol.Load().execSettings()
+	pol := h.pol.Load()
+	st := pol.execSettings()
 	live := h.sessions[:0]
 	for _, wp := range h.sessions {
 		s := wp.Value()
@@ -378,10 +385,17 @@ func (h *Host) sync() {
 			continue
 		}
 		live = append(live, wp)
-		if err := s.Update(tools, st); err != nil {
+		var err error
+		if pol == h.synced {
+			err = s.SetTools(tools)
+		} else {
+			err = s.Update(tools, st)
+		}
+		if err != nil {
 			reports = append(reports, Report{Source: "mcp", Err: err})
 		}
 	}
+	h.synced = pol
 	clear(h.sessions[len(live):])
 	h.sessions = live
 	h.syncMu.Unlock()

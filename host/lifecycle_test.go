@@ -219,3 +219,35 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestToolChangesFollowWhatChanged: a server that restarts with the same
+// tools leaves the session's assembly as it was, and a server that lists a
+// new tool changes the pool and the announcement through the session's
+// SetTools, not a rebuild: tools[] stays the very list it was. (The
+// server's one flat tool, alwaysLoad, is denied, so that its server's
+// change leaves tools[] alone.)
+func TestToolChangesFollowWhatChanged(t *testing.T) {
+	e := setup(t, map[string]string{"local": `{"permissions": {"allow": ["mcp__fx"], "deny": ["mcp__fx__meta"]}}`}, nil)
+	before := e.s.Request(nil)
+	if res := e.run(`local ok, err = pcall(tools.mcp__fx__crash); return err`); res.IsError {
+		t.Fatalf("crash: %+v", res)
+	}
+	e.until("the restart", func() bool {
+		st := e.h.Servers()[0]
+		return st.State == servers.Ready && st.Restarts == 1
+	})
+	if e.s.Request(nil).Assembly != before.Assembly {
+		t.Error("a server restarting with the same tools reassembled the session")
+	}
+	if res := e.run(`return tools.mcp__fx__add_tool()`); res.IsError {
+		t.Fatal(res.Text)
+	}
+	e.until("the new tool", func() bool { return slices.Contains(e.pooled(), "mcp__fx__late") })
+	now := e.s.Request(nil)
+	if &now.Tools[0] != &before.Tools[0] {
+		t.Error("a pool tool joining declared tools[] again: the session was rebuilt")
+	}
+	if now.Announcement == nil || now.Announcement.Text == before.Announcement.Text {
+		t.Errorf("announcement %v after a tool joined", now.Announcement)
+	}
+}

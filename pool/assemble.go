@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/execlua/execlua/internal/overlay"
 	"github.com/execlua/execlua/internal/toolname"
@@ -182,8 +183,11 @@ func Assemble(registered []Tool, exec Declaration, opts *Options) (*Assembly, er
 // options, at a cost that follows what changed: a run of one server's
 // tools (or of builtins) equal to one of a's keeps its verdicts, so a
 // server joining or leaving costs that server's tools and one comparison
-// of the others. The permission filter is consulted for changed tools only;
-// a host whose rules change calls Assemble. a is left as it was.
+// of the others, and tools[] is kept while no flat tool changed. The
+// permission filter is consulted for changed tools only; a host whose
+// rules change calls Assemble. a is left as it was, and is what
+// Reassemble returns when registered is the registry a was made of
+// (nothing changed: a's PoolChange is still the one it was made with).
 func (a *Assembly) Reassemble(registered []Tool) (*Assembly, error) {
 	return assemble(a, registered, a.exec, a.opts)
 }
@@ -192,12 +196,15 @@ func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options
 	a := &Assembly{exec: exec, opts: opts}
 	spare := prev.groupsByKey()
 	var fresh [][]Tool // runs that match no group of prev, in order
-	for _, run := range runs(registered) {
+	for run := range runs(registered) {
 		g := spare.take(run)
 		if g == nil {
 			fresh = append(fresh, run)
 		}
 		a.groups = append(a.groups, g) // nil until claimed below
+	}
+	if prev != nil && spare.unchanged(len(a.groups)) {
+		return prev, nil
 	}
 	left := spare.left()
 	size := 8 // a change is a server or two
@@ -223,23 +230,27 @@ func assemble(prev *Assembly, registered []Tool, exec Declaration, opts *Options
 		added = append(added, g)
 	}
 	a.names = c.names()
-	a.settle()
+	a.settle(prev)
 	a.change, a.changeSet = poolChange(prev, a, added, left), prev != nil && prev.Exec == a.Exec
 	return a, nil
 }
 
-// runs splits tools into runs of consecutive tools with one key.
-func runs(tools []Tool) [][]Tool {
-	var out [][]Tool
-	for start := 0; start < len(tools); {
-		end, key := start+1, groupKey(&tools[start])
-		for end < len(tools) && groupKey(&tools[end]) == key {
-			end++
+// runs splits tools into runs of consecutive tools with one key, each
+// handed over as soon as it ends: while its tools are still in the
+// processor's cache for the comparison that follows.
+func runs(tools []Tool) iter.Seq[[]Tool] {
+	return func(yield func([]Tool) bool) {
+		for start := 0; start < len(tools); {
+			end, key := start+1, groupKey(&tools[start])
+			for end < len(tools) && groupKey(&tools[end]) == key {
+				end++
+			}
+			if !yield(tools[start:end]) {
+				return
+			}
+			start = end
 		}
-		out = append(out, tools[start:end])
-		start = end
 	}
-	return out
 }
 
 func groupKey(t *Tool) string {
@@ -283,10 +294,12 @@ func (a *Assembly) Pool() []Tool { return a.pool() }
 
 // PoolNames returns the pool's tool names in registration order: what the
 // announcement lists.
-func (a *Assembly) PoolNames() []string {
-	pool := a.Pool()
-	out := make([]string, len(pool))
-	for i, t := range pool {
+func (a *Assembly) PoolNames() []string { return Names(a.Pool()) }
+
+// Names returns the tools' names, in order.
+func Names(tools []Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
 		out[i] = t.Name
 	}
 	return out

@@ -34,7 +34,9 @@
 // again whenever the settings or the permissions change, and
 // [Assembly.Reassemble] when only the registry does: it keeps the verdicts
 // of every run of one server's tools (or of builtins) that did not change,
-// so a server joining or leaving a pool of 10,000 costs that server, and
+// so a server joining or leaving a pool of 10,000 costs that server and
+// one comparison of every other tool, tools[] is kept while no tool of
+// it changed, the same registry again returns the Assembly itself, and
 // [Assembly.PoolChange] says what joined and left for those who keep state
 // per pool tool. The pool itself is flattened only when asked for. Runs
 // read the Assembly current when they start, so that the sandbox reaches

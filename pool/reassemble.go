@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/execlua/execlua/internal/overlay"
 )
@@ -52,8 +53,10 @@ func appendWhere(out []Tool, g *group, w where) []Tool {
 
 // settle derives Exec's status, tools[], the flat tools and the pool from
 // the groups' verdicts: a scan of one byte per tool, the pool flattened
-// only when asked for.
-func (a *Assembly) settle() {
+// only when asked for. tools[] and the flat tools are prev's when Exec's
+// status is and the groups with tools in tools[] are prev's, in prev's
+// order.
+func (a *Assembly) settle(prev *Assembly) {
 	var nDeferred, nFlat int
 	for _, g := range a.groups {
 		nDeferred += g.nDeferred
@@ -70,6 +73,37 @@ func (a *Assembly) settle() {
 		a.Exec = ExecDeclared
 	}
 	declared := a.Exec == ExecDeclared
+	if prev != nil && prev.Exec == a.Exec && slices.Equal(prev.declaring(), a.declaring()) {
+		a.Flat, a.Tools = prev.Flat, prev.Tools
+	} else {
+		a.declare(declared, nFlat, nDeferred)
+	}
+	groups := a.groups
+	a.pool = sync.OnceValue(func() []Tool {
+		if !declared {
+			return []Tool{}
+		}
+		out := make([]Tool, 0, nDeferred)
+		for _, g := range groups {
+			out = appendWhere(out, g, pooled)
+		}
+		return out
+	})
+}
+
+// declaring returns the groups with tools in tools[], in order.
+func (a *Assembly) declaring() []*group {
+	var out []*group
+	for _, g := range a.groups {
+		if g.nFlat > 0 || a.Exec != ExecDeclared && g.nDeferred > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// declare lists tools[] and the flat tools.
+func (a *Assembly) declare(declared bool, nFlat, nDeferred int) {
 	if !declared {
 		nFlat += nDeferred // the deferred tools go back to tools[]
 	}
@@ -89,17 +123,6 @@ func (a *Assembly) settle() {
 			}
 		}
 	}
-	groups := a.groups
-	a.pool = sync.OnceValue(func() []Tool {
-		if !declared {
-			return []Tool{}
-		}
-		out := make([]Tool, 0, nDeferred)
-		for _, g := range groups {
-			out = appendWhere(out, g, pooled)
-		}
-		return out
-	})
 }
 
 // poolChange says what left and joined the pool between prev and a, given
@@ -132,45 +155,89 @@ func poolChange(prev, a *Assembly, added, left []*group) PoolChange {
 }
 
 // spare are the groups of the assembly being reassembled, for the runs of
-// the new registry to take when their tools are equal.
+// the new registry to take when their tools are equal. A registry that
+// changed little lists its runs in the order of the groups, so each run is
+// first compared with the group after the one taken last; the groups are
+// looked up by key only when that one is not equal.
 type spare struct {
-	all   []*group
-	byKey map[string][]*group
-	taken map[*group]bool
+	all    []*group
+	taken  []bool
+	nTaken int
+	next   int
+	// first and then chain the groups of one key: made at the first run
+	// out of order.
+	first map[string]int
+	then  []int
 }
 
 func (a *Assembly) groupsByKey() *spare {
-	s := &spare{byKey: map[string][]*group{}, taken: map[*group]bool{}}
-	if a == nil {
-		return s
-	}
-	s.all = a.groups
-	for _, g := range a.groups {
-		s.byKey[g.key] = append(s.byKey[g.key], g)
+	s := &spare{}
+	if a != nil {
+		s.all, s.taken = a.groups, make([]bool, len(a.groups))
 	}
 	return s
 }
 
 // take returns an untaken group whose tools equal run, or nil.
 func (s *spare) take(run []Tool) *group {
-	for _, g := range s.byKey[groupKey(&run[0])] {
-		if !s.taken[g] && sameTools(g.tools, run) {
-			s.taken[g] = true
-			return g
+	key := groupKey(&run[0])
+	if s.next < len(s.all) && s.tryTake(s.next, key, run) {
+		s.next++
+		return s.all[s.next-1]
+	}
+	if s.nTaken == len(s.all) {
+		return nil // a server joining at the end
+	}
+	if s.first == nil {
+		s.chain()
+	}
+	i, ok := s.first[key]
+	for ; ok && i >= 0; i = s.then[i] {
+		if s.tryTake(i, key, run) {
+			s.next = i + 1
+			return s.all[i]
 		}
 	}
 	return nil
 }
 
+// chain links the groups of each key, in order.
+func (s *spare) chain() {
+	s.first, s.then = make(map[string]int, len(s.all)), make([]int, len(s.all))
+	for i := len(s.all) - 1; i >= 0; i-- {
+		next, ok := s.first[s.all[i].key]
+		if !ok {
+			next = -1
+		}
+		s.then[i], s.first[s.all[i].key] = next, i
+	}
+}
+
+func (s *spare) tryTake(i int, key string, run []Tool) bool {
+	g := s.all[i]
+	if s.taken[i] || g.key != key || !sameTools(g.tools, run) {
+		return false
+	}
+	s.taken[i] = true
+	s.nTaken++
+	return true
+}
+
 // left returns the groups no run took, in their order.
 func (s *spare) left() []*group {
 	var out []*group
-	for _, g := range s.all {
-		if !s.taken[g] {
+	for i, g := range s.all {
+		if !s.taken[i] {
 			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// unchanged reports that every group was taken, in order: the registry
+// is the one the groups were made of.
+func (s *spare) unchanged(runs int) bool {
+	return runs == len(s.all) && s.next == len(s.all) && s.first == nil
 }
 
 // claims hands out names: the names of the assembly reassembled from
@@ -241,13 +308,27 @@ func (c *claims) names() *overlay.Map[ref] {
 }
 
 func sameTools(a, b []Tool) bool {
-	return len(a) == len(b) && slices.EqualFunc(a, b, func(x, y Tool) bool { return sameTool(&x, &y) })
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameTool(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameTool compares every field of Tool (TestSameToolSeesEveryField keeps
-// it so): strings and schemas by content, which costs little when they
-// share their bytes, as a host's unchanged tools do.
+// it so): strings and schemas by content. A host hands an unchanged tool
+// over as the same value again, every string and schema sharing its bytes,
+// so one comparison of the two values' memory settles the common case: the
+// same bytes there are the same pointers, lengths and flags.
 func sameTool(x, y *Tool) bool {
+	const size = unsafe.Sizeof(Tool{})
+	if *(*[size]byte)(unsafe.Pointer(x)) == *(*[size]byte)(unsafe.Pointer(y)) {
+		return true
+	}
 	return x.Name == y.Name && x.Description == y.Description &&
 		bytes.Equal(x.InputSchema, y.InputSchema) && bytes.Equal(x.OutputSchema, y.OutputSchema) &&
 		x.Kind == y.Kind && x.Server == y.Server && x.ServerTool == y.ServerTool &&

@@ -989,7 +989,6 @@ func browses(e *entry) bool {
 	return false
 }
 
-
 // topBy returns the best k of ids in order by less, without sorting all
 // of them.
 func topBy(ids []int32, k int, less func(a, b int32) int) []int32 {

@@ -51,8 +51,12 @@ var rows = []row{
 	{"`return 1` with 10,000 real pool tools", "the same with 100", "BenchmarkFloors/pool/10000-real", "x-100", ""},
 	{"nested call in a worker process (median round trip)", "", "BenchmarkNestedCall", "median-ns/op", ""},
 	{"`New` with 10,000 real pool tools", "", "BenchmarkNewReal10k", "cpu-ns/op", ""},
+	{"the same, the search index's build alone", "", "BenchmarkNewReal10k", "index-cpu-ns/op", ""},
 	{"a 24-tool server joining 10,000 real tools (`SetTools`)", "", "BenchmarkSetToolsReal10k/join", "cpu-ns/op", ""},
+	{"the same, execlua's own (the search index's update left out)", "", "BenchmarkSetToolsReal10k/join", "own-cpu-ns/op", ""},
+	{"the first `Request` after it (the new announcement rendered)", "", "BenchmarkSetToolsReal10k/join", "request-cpu-ns/op", ""},
 	{"that server leaving", "", "BenchmarkSetToolsReal10k/leave", "cpu-ns/op", ""},
+	{"the same, execlua's own", "", "BenchmarkSetToolsReal10k/leave", "own-cpu-ns/op", ""},
 	{"`SetTools` with the same 10,000 tools", "", "BenchmarkSetToolsReal10k/same", "cpu-ns/op", ""},
 	{"`Request` over 10,024 real pool tools, announced", "", "BenchmarkRequestReal10k", "cpu-ns/op", ""},
 	{"search index of 10,000 tools, built", "", "BenchmarkNewIndex10k", "cpu-ns/op", ""},
@@ -176,7 +180,7 @@ func human(v float64, unit string) string {
 		return fmt.Sprintf("%.2f×", v)
 	}
 	cpu := ""
-	if strings.HasPrefix(unit, "cpu-") {
+	if strings.Contains(unit, "cpu-") {
 		cpu = " CPU"
 	}
 	switch {
