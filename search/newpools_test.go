@@ -62,11 +62,12 @@ func newHalf(half string, n int, pools func(testing.TB) []pool.Tool) evalHalf {
 }
 
 // developmentHalves are the halves the ranking may be tuned on: dev,
-// dev3, and those of newSets tuned on.
+// dev3, those of newSets tuned on, and the real pool's (real/dev).
 func developmentHalves() []evalHalf {
 	halves := []evalHalf{
 		{"dev", upTo(1), "../testdata/search/eval/dev.json"},
 		{"dev3", upTo(2), "../testdata/search/eval3/dev3.json"},
+		{"realdev", realPoolTools, "../testdata/search/real/dev.json"},
 	}
 	for _, set := range newSets {
 		if set.tuned {

@@ -279,7 +279,11 @@ func (x *Index) score(text string) *scores {
 					break // a stop word counts only as a word of a name (get_me)
 				}
 				for _, id := range ids {
-					set(id, params.fields[f]*w)
+					if f == fDesc {
+						set(id, params.fields[f]*w*float64(x.meta(id).descNorm))
+					} else {
+						set(id, params.fields[f]*w)
+					}
 					if p.single && v.literal && !k.stop {
 						s.tier[id] = max(s.tier[id], fieldTier(f))
 					}
@@ -341,6 +345,9 @@ func (s *scores) computeScale(id int32) float64 {
 	}
 	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
 		coord *= params.labelled
+	}
+	if s.x.meta(id).deprecated {
+		coord *= deprecatedScale
 	}
 	return coord * p.intent.weigh(s.x.meta(id).effect)
 }
@@ -1229,7 +1236,7 @@ func tokens(text string) []token {
 		out = append(out, t)
 	}
 	sqlStatements(out)
-	return out
+	return namedValues(out)
 }
 
 // fields splits text at spaces, commas and semicolons, and reports for
@@ -1480,6 +1487,9 @@ func (s *scores) compare(a, b int32) int {
 			return -1
 		}
 		return 1
+	}
+	if c := twinOrder(ea, eb); c != 0 && len(p.kws) > 0 {
+		return c
 	}
 	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
 		return c

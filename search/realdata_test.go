@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -63,25 +62,6 @@ func realWanted(w string) string {
 	return w
 }
 
-// loadRealQueries reads a real-pool set, its wanted tools as pool names.
-func loadRealQueries(t testing.TB, path string) []qualityQuery {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var qs []qualityQuery
-	if err := json.Unmarshal(data, &qs); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	for i := range qs {
-		for j, w := range qs[i].Want {
-			qs[i].Want[j] = realWanted(w)
-		}
-	}
-	return qs
-}
-
 var realSets = []string{"../testdata/search/real/test.json", "../testdata/search/real/dev.json"}
 
 // Every query of the real-pool sets has one of the seven kinds and wants
@@ -96,7 +76,7 @@ func TestRealQueriesWantPoolTools(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, path := range realSets {
-		for _, q := range loadRealQueries(t, path) {
+		for _, q := range loadQueries(t, path) {
 			if !slices.Contains(realKinds, q.Kind) {
 				t.Errorf("%s: %q has kind %q, want one of %v", path, q.Query, q.Kind, realKinds)
 			}

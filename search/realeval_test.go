@@ -79,7 +79,7 @@ func TestQualityReal(t *testing.T) {
 		{"dev", "../testdata/search/real/dev.json", 70, 88, true},
 	} {
 		t.Run(h.name, func(t *testing.T) {
-			qs := loadRealQueries(t, h.path)
+			qs := loadQueries(t, h.path)
 			got := realMeasure(t, qs, ours, h.misses)
 			bm := realMeasure(t, qs, textbook, false)
 			t.Logf("%-10s %3s  %-13s  %-13s", "kind", "n", "execlua 1/5", "BM25 1/5")

@@ -1,0 +1,142 @@
+package search
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// General evidence, each piece a named signal with its reason; rank.go
+// and index.go call them at a few points (see each one's doc).
+
+// deprecatedScale multiplies the score of a tool whose description says
+// it is deprecated: it still matches, and still comes first when asked by
+// name or when nothing else matches, but its replacement, which says the
+// same, ranks above it.
+const deprecatedScale = 0.8
+
+// deprecationNotice matches a description sentence saying that its tool
+// is deprecated: "DEPRECATED: use read_text_file instead", "This tool is
+// deprecated", "Obsolete.", "[Legacy] ...", or one that is nothing but
+// "Use X instead". It does not match a conditional advice ("If the user
+// names an author, use search_pull_requests instead"), a legacy thing the
+// tool reads ("Get legacy User Reports") or a deprecated argument (the
+// schema is not read).
+var deprecationNotice = regexp.MustCompile(`(?i)` +
+	`(^|[.!:;]\s+|\n\s*)(\[(deprecated|obsolete|legacy)\]|\((deprecated|obsolete|legacy)\)|(deprecated|obsolete|legacy)\s*[:.\-—])` +
+	`|\b(is|now|been)\s+(deprecated|obsolete)\b` +
+	"|(^|[.!]\\s+)use\\s+(the\\s+)?`?[\\w.-]+`?(\\s+tool)?\\s+instead\\s*(\\.|$)")
+
+// deprecated reports whether a tool's description says it is deprecated.
+func deprecated(description string) bool {
+	return deprecationNotice.MatchString(strings.TrimSpace(description))
+}
+
+// namingWords introduce what a thing is to be called: the words after
+// them are its name, a value, not a topic ("a repo called infra-notes" is
+// no request about notes).
+var namingWords = wordSet("called", "named", "titled", "entitled")
+
+// namedValues drops each naming word that a query's next token follows
+// and marks the tokens after it as values, up to the first stop word
+// written in lowercase ("titled Fix login redirect", "called Checkout
+// down with severity major": up to with), a clause or a label. Quoted
+// names are values already.
+func namedValues(toks []token) []token {
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.value || t.label || i+1 == len(toks) || !namingWords[strings.ToLower(t.text)] {
+			out = append(out, t)
+			continue
+		}
+		for j := i + 1; j < len(toks); j++ {
+			n := &toks[j]
+			if j > i+1 && (n.clause || n.label || isStop(n.text) || n.opens) {
+				break
+			}
+			n.value = true
+			if j == i+1 {
+				n.clause = n.clause || t.clause
+			}
+		}
+	}
+	return out
+}
+
+// twinOrder breaks a tie between two tools of one server that nothing
+// else told apart: the one the server lists first comes first (a server
+// lists its main tool before its variants: read_text_file before
+// read_media_file). It returns 0 for tools of different servers and for
+// builtins, whose ties the name breaks (SRCH-5); an empty query lists the
+// pool by name (SRCH-8), so its call site asks for keywords.
+func twinOrder(a, b *entry) int {
+	if a.tool.Server == "" || a.tool.Server != b.tool.Server || a.listed == b.listed {
+		return 0
+	}
+	return int(a.listed) - int(b.listed)
+}
+
+// descVerb is what a tool gains when its description's first sentence
+// says it does what the query's verb asks, a verb its name does not have:
+// "insert a row" and write_query, "Execute an INSERT, UPDATE, or DELETE
+// query"; "create a file" and write_file, "Create a new file or ...". The
+// name's first word earns as much (ranking.head): a description that
+// leads with the verb names the tool's action as well as its name does.
+func descVerb(x *Index, p *plan, e *entry) float64 {
+	if p.head < 0 || p.verb == noVerb {
+		return 0
+	}
+	k := &p.kws[p.head]
+	if len(k.vars) == 0 || !k.vars[0].literal {
+		return 0
+	}
+	verbs := []string{k.stem}
+	for _, w := range k.also {
+		verbs = append(verbs, stem(w))
+	}
+	for _, nw := range e.own {
+		if slices.Contains(verbs, nw.stem) {
+			return 0
+		}
+	}
+	desc := e.tool.Description
+	if end := strings.IndexAny(desc, ".\n"); end >= 0 {
+		desc = desc[:end]
+	}
+	found := false
+	splitWords(desc, func(word string, whole bool) {
+		found = found || !whole && slices.Contains(verbs, stem(word))
+	})
+	if found {
+		return 0
+	}
+	return 0
+}
+
+// Description length. A long description matches more of a query's words
+// by chance than a short one says what it does (a 300-word description
+// mentions users, events and email in passing). As in BM25, a description
+// match weighs by its description's length: 1 at descRefWords words, less
+// for longer ones, more for shorter ones, flattened by descLengthB.
+const (
+	descLengthB  = 0.3
+	descRefWords = 40
+)
+
+// descNorm is the factor of a description match for a description of n
+// words.
+func descNorm(n int) float32 {
+	return float32(1 / (1 - descLengthB + descLengthB*float64(n)/descRefWords))
+}
+
+// descWords counts the words of a description.
+func descWords(description string) int {
+	n := 0
+	splitWords(description, func(_ string, whole bool) {
+		if !whole {
+			n++
+		}
+	})
+	return n
+}
