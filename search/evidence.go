@@ -117,8 +117,10 @@ func descVerb(x *Index, p *plan, e *entry) float64 {
 // Description length. A long description matches more of a query's words
 // by chance than a short one says what it does (a 300-word description
 // mentions users, events and email in passing). As in BM25, a description
-// match weighs by its description's length: 1 at descRefWords words, less
-// for longer ones, more for shorter ones, flattened by descLengthB.
+// match weighs by its description's length: 1 up to descRefWords words,
+// less for longer ones, flattened by descLengthB. (A short description
+// gains nothing: in a small pool of terse descriptions, one word more is
+// no sign of a lesser match.)
 const (
 	descLengthB  = 0.3
 	descRefWords = 40
@@ -127,7 +129,7 @@ const (
 // descNorm is the factor of a description match for a description of n
 // words.
 func descNorm(n int) float32 {
-	return float32(1 / (1 - descLengthB + descLengthB*float64(n)/descRefWords))
+	return float32(1 / (1 - descLengthB + descLengthB*float64(max(n, descRefWords))/descRefWords))
 }
 
 // descWords counts the words of a description.

@@ -106,8 +106,8 @@ func TestDescNorm(t *testing.T) {
 	if got := descNorm(descRefWords); got != 1 {
 		t.Errorf("descNorm(%d) = %v, want 1", descRefWords, got)
 	}
-	if short, long := descNorm(10), descNorm(300); !(short > 1 && long < 1 && long > 0) {
-		t.Errorf("descNorm(10) = %v, descNorm(300) = %v: want above and below 1", short, long)
+	if short, long := descNorm(10), descNorm(300); short != 1 || !(long < 1 && long > 0) {
+		t.Errorf("descNorm(10) = %v, descNorm(300) = %v: want 1 and below 1", short, long)
 	}
 	if got := descWords("Reads a file, then returns it."); got != 6 {
 		t.Errorf("descWords = %d, want 6", got)
