@@ -2,7 +2,6 @@ package search
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -75,43 +74,6 @@ func twinOrder(a, b *entry) int {
 		return 0
 	}
 	return int(a.listed) - int(b.listed)
-}
-
-// descVerb is what a tool gains when its description's first sentence
-// says it does what the query's verb asks, a verb its name does not have:
-// "insert a row" and write_query, "Execute an INSERT, UPDATE, or DELETE
-// query"; "create a file" and write_file, "Create a new file or ...". The
-// name's first word earns as much (ranking.head): a description that
-// leads with the verb names the tool's action as well as its name does.
-func descVerb(x *Index, p *plan, e *entry) float64 {
-	if p.head < 0 || p.verb == noVerb {
-		return 0
-	}
-	k := &p.kws[p.head]
-	if len(k.vars) == 0 || !k.vars[0].literal {
-		return 0
-	}
-	verbs := []string{k.stem}
-	for _, w := range k.also {
-		verbs = append(verbs, stem(w))
-	}
-	for _, nw := range e.own {
-		if slices.Contains(verbs, nw.stem) {
-			return 0
-		}
-	}
-	desc := e.tool.Description
-	if end := strings.IndexAny(desc, ".\n"); end >= 0 {
-		desc = desc[:end]
-	}
-	found := false
-	splitWords(desc, func(word string, whole bool) {
-		found = found || !whole && slices.Contains(verbs, stem(word))
-	})
-	if found {
-		return 0
-	}
-	return 0
 }
 
 // Description length. A long description matches more of a query's words
