@@ -104,3 +104,14 @@ func descWords(description string) int {
 	})
 	return n
 }
+
+// acronymPlural is an acronym written in capitals with a plural s (PRs,
+// VMs, URLs), punctuation after it aside.
+var acronymPlural = regexp.MustCompile(`^([A-Z]{2,})s(\W*)$`)
+
+// singularAcronym writes an acronym's plural as the acronym (PRs as PR),
+// which the vocabulary knows, instead of the words its case splits it
+// into (P, Rs).
+func singularAcronym(text string) string {
+	return acronymPlural.ReplaceAllString(text, "$1$2")
+}

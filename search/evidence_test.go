@@ -130,3 +130,49 @@ func TestLongDescriptionWeighsLess(t *testing.T) {
 		t.Errorf("got %v, want list_members first", got)
 	}
 }
+
+func TestSingularAcronym(t *testing.T) {
+	for in, want := range map[string]string{
+		"PRs": "PR", "VMs?": "VM?", "URLs,": "URL,", "PR": "PR", "Prs": "Prs", "prs": "prs", "Ss": "Ss", "status": "status",
+	} {
+		if got := singularAcronym(in); got != want {
+			t.Errorf("singularAcronym(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// PRs reaches what PR does (pull requests), not words its case
+	// splits it into.
+	tools := []pool.Tool{
+		mcpTool("gh", "list_pull_requests", "List pull requests in a repository."),
+		mcpTool("gh", "list_projects", "List projects."),
+	}
+	if got := names(doSearch(t, tools, q("open PRs"))); len(got) == 0 || got[0] != "mcp__gh__list_pull_requests" {
+		t.Errorf("open PRs: got %v", got)
+	}
+}
+
+// Builtins rank on the same evidence as MCP tools: a builtin and an MCP
+// tool with the same name words and description score alike, and the MCP
+// tool comes first only as the tie-break (SRCH-5); a builtin with more
+// evidence ranks above an MCP tool with less.
+func TestBuiltinsRankOnTheSameEvidence(t *testing.T) {
+	tools := []pool.Tool{
+		builtinTool("ClosePlan", "Closes the plan."),
+		mcpTool("planner", "close_plan", "Closes the plan."),
+		mcpTool("tracker", "close_issue", "Closes an issue."),
+	}
+	x := NewIndex(tools)
+	s := x.score("close the plan now")
+	defer s.release()
+	byName := map[string]int32{}
+	for _, id := range s.hits {
+		byName[x.entry(id).tool.Name] = id
+	}
+	s.best(3)
+	if b, m := s.score[byName["ClosePlan"]], s.score[byName["mcp__planner__close_plan"]]; b != m {
+		t.Errorf("builtin scores %v, the same MCP tool %v: want equal", b, m)
+	}
+	want := []string{"mcp__planner__close_plan", "ClosePlan", "mcp__tracker__close_issue"}
+	if diff := cmp.Diff(want, names(doSearch(t, tools, q("close the plan now")))); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

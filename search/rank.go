@@ -591,6 +591,7 @@ func (x *Index) plan(text string) *plan {
 		if server, ok := x.dottedServer(tok); ok {
 			tok = token{text: server}
 		}
+		tok.text = singularAcronym(tok.text)
 		ws := words(tok.text)
 		lw := bareWord(tok.text)
 		if long, ok := abbreviations[lw]; ok {
