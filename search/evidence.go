@@ -115,3 +115,16 @@ var acronymPlural = regexp.MustCompile(`^([A-Z]{2,})s(\W*)$`)
 func singularAcronym(text string) string {
 	return acronymPlural.ReplaceAllString(text, "$1$2")
 }
+
+// repeated reports whether the name word at i is one the name had before
+// (the second variable of create_variable_in_variable_set): a name earns
+// its bonuses once per word, so saying a word twice does not outrank the
+// name that says it once (create_variable_set).
+func repeated(own []nameWord, i int) bool {
+	for _, w := range own[:i] {
+		if w.stem == own[i].stem {
+			return true
+		}
+	}
+	return false
+}

@@ -176,3 +176,22 @@ func TestBuiltinsRankOnTheSameEvidence(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// A name word said twice earns its bonuses once: the name that says a
+// query word twice scores no more than the one that says it once.
+func TestRepeatedNameWord(t *testing.T) {
+	x := NewIndex([]pool.Tool{
+		mcpTool("tf", "create_variable_in_variable_set", "Create a new variable in a variable set."),
+		mcpTool("tf", "create_variable_set", "Create a new variable in a variable set."),
+	})
+	s := x.score("variable set create")
+	defer s.release()
+	s.best(2)
+	if twice, once := s.score[0], s.score[1]; twice > once {
+		t.Errorf("create_variable_in_variable_set scores %v, create_variable_set %v: want no more", twice, once)
+	}
+	own := []nameWord{{word: "variable", stem: "variabl"}, {word: "in", stem: "in"}, {word: "variable", stem: "variabl"}}
+	if repeated(own, 0) || repeated(own, 1) || !repeated(own, 2) {
+		t.Error("repeated: want only the second variable repeated")
+	}
+}

@@ -443,8 +443,8 @@ func (s *scores) finishName(id int32) {
 	var bonus float64
 	words, covered, prev := 0, 0, -1
 	verb := p.verb == noVerb
-	for _, nw := range e.own {
-		if nw.ns {
+	for i, nw := range e.own {
+		if nw.ns || repeated(e.own, i) {
 			continue
 		}
 		if !verb {
