@@ -33,7 +33,7 @@ var newSets = []struct {
 	{13, upToWith(10, 11), [2]float64{83, 93}, [2]float64{91, 97}, true},
 	{14, upToWith(12, 12), [2]float64{84, 95}, [2]float64{82, 96}, true},
 	{15, upToWith(12, 13), [2]float64{77, 88}, [2]float64{78, 93}, true},
-	{16, upToWith(14, 14), [2]float64{87, 94}, [2]float64{81, 92}, true},
+	{16, upToWith(14, 14), [2]float64{86, 94}, [2]float64{81, 92}, true},
 	{17, upToWith(14, 15), [2]float64{79, 94}, [2]float64{76, 93}, true},
 	{18, upToWith(16, 16), [2]float64{84, 97}, [2]float64{84, 96}, true},
 	{19, upToWith(16, 17), [2]float64{83, 94}, [2]float64{81, 93}, true},
