@@ -128,3 +128,16 @@ func repeated(own []nameWord, i int) bool {
 	}
 	return false
 }
+
+// keywordsIntent is the intent of a query that starts with no verb and
+// asks nothing, read off its words (policy set attach workspace): keywords
+// come in any order, so a verb that changes or destroys, anywhere, says
+// the query means to; otherwise it reads.
+func keywordsIntent(all []keyword) intent {
+	for _, k := range all {
+		if c := verbClass(k.word); k.weight == 1 && (c == acts || c == harms) {
+			return c
+		}
+	}
+	return reads
+}

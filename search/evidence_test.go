@@ -195,3 +195,25 @@ func TestRepeatedNameWord(t *testing.T) {
 		t.Error("repeated: want only the second variable repeated")
 	}
 }
+
+// Keywords in any order: a verb that changes or destroys, anywhere in a
+// query with no verb first and no question, gives the query its intent.
+func TestKeywordsIntent(t *testing.T) {
+	tools := []pool.Tool{
+		annotated(mcpTool("tf", "list_workspace_policy_sets", "Read all policy sets attached to a workspace."), true, false),
+		annotated(mcpTool("tf", "attach_policy_set_to_workspaces", "Attach a policy set to one or more workspaces."), false, true),
+	}
+	x := NewIndex(tools)
+	for query, want := range map[string]intent{
+		"policy set attach workspace": acts,
+		"policy sets workspace":       reads,
+		"which policy set attach":     reads, // a question reads
+	} {
+		if got := x.plan(query).intent; got != want {
+			t.Errorf("%q: intent %d, want %d", query, got, want)
+		}
+	}
+	if got := names(doSearch(t, tools, q("policy set attach workspace"))); len(got) == 0 || got[0] != "mcp__tf__attach_policy_set_to_workspaces" {
+		t.Errorf("got %v, want attach_policy_set_to_workspaces first", got)
+	}
+}

@@ -26,7 +26,7 @@ var newSets = []struct {
 	{6, upTo(5), [2]float64{84, 96}, [2]float64{87, 97}, true},
 	{7, upTo(6), [2]float64{79, 95}, [2]float64{79, 95}, true},
 	{8, upTo(7), [2]float64{80, 96}, [2]float64{89, 98}, true},
-	{9, upTo(8), [2]float64{86, 97}, [2]float64{88, 98}, true},
+	{9, upTo(8), [2]float64{86, 97}, [2]float64{87, 98}, true},
 	{10, upTo(9), [2]float64{85, 97}, [2]float64{88, 96}, true},
 	{11, upToWith(8, 9), [2]float64{90, 96}, [2]float64{86, 95}, true},
 	{12, upTo(11), [2]float64{86, 96}, [2]float64{88, 97}, true},

@@ -832,6 +832,9 @@ func (x *Index) plan(text string) *plan {
 		all[n].part = true
 		kept--
 	}
+	if p.verb == noVerb && p.intent == reads && !questionWords[firstWord(all)] {
+		p.intent = keywordsIntent(all)
+	}
 	p.single = kept == 1
 	if kept == 0 {
 		p.single = len(all) == 1
