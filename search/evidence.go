@@ -34,7 +34,7 @@ func deprecated(description string) bool {
 // namingWords introduce what a thing is to be called: the words after
 // them are its name, a value, not a topic ("a repo called infra-notes" is
 // no request about notes).
-var namingWords = wordSet("called", "named", "titled", "entitled")
+var namingWords = map[string]bool{"called": true, "named": true, "titled": true, "entitled": true}
 
 // namedValues drops each naming word that a query's next token follows
 // and marks the tokens after it as values, up to the first stop word
@@ -116,11 +116,11 @@ func singularAcronym(text string) string {
 	return acronymPlural.ReplaceAllString(text, "$1$2")
 }
 
-// repeated reports whether the name word at i is one the name had before
-// (the second variable of create_variable_in_variable_set): a name earns
-// its bonuses once per word, so saying a word twice does not outrank the
-// name that says it once (create_variable_set).
-func repeated(own []nameWord, i int) bool {
+// repeatedNameWord reports whether the name word at i is one the name
+// had before (the second variable of create_variable_in_variable_set): a
+// name earns its bonuses once per word, so saying a word twice does not
+// outrank the name that says it once (create_variable_set).
+func repeatedNameWord(own []nameWord, i int) bool {
 	for _, w := range own[:i] {
 		if w.stem == own[i].stem {
 			return true

@@ -191,8 +191,8 @@ func TestRepeatedNameWord(t *testing.T) {
 		t.Errorf("create_variable_in_variable_set scores %v, create_variable_set %v: want no more", twice, once)
 	}
 	own := []nameWord{{word: "variable", stem: "variabl"}, {word: "in", stem: "in"}, {word: "variable", stem: "variabl"}}
-	if repeated(own, 0) || repeated(own, 1) || !repeated(own, 2) {
-		t.Error("repeated: want only the second variable repeated")
+	if repeatedNameWord(own, 0) || repeatedNameWord(own, 1) || !repeatedNameWord(own, 2) {
+		t.Error("repeatedNameWord: want only the second variable repeated")
 	}
 }
 

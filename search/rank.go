@@ -444,7 +444,7 @@ func (s *scores) finishName(id int32) {
 	words, covered, prev := 0, 0, -1
 	verb := p.verb == noVerb
 	for i, nw := range e.own {
-		if nw.ns || repeated(e.own, i) {
+		if nw.ns || repeatedNameWord(e.own, i) {
 			continue
 		}
 		if !verb {
