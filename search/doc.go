@@ -68,6 +68,16 @@
 //     that starts with the query's first word (for a phrasal verb, with a
 //     verb it means: get out is no get), and for keyword pairs found as
 //     phrases in the description.
+//   - General evidence (evidence.go): a description match weighs less in
+//     a long description (descNorm, as BM25's length normalization); a
+//     tool whose description says it is deprecated scores less
+//     (deprecatedScale); a name word said twice earns its bonuses once;
+//     keywords with no verb first take the intent of a verb anywhere
+//     among them (policy set attach workspace); the words after called,
+//     named or titled are values (a repo called infra-notes is no request
+//     about notes); an acronym's plural is the acronym (PRs); ties between
+//     tools of one server go to the one it lists first. Builtins score on
+//     the same evidence as MCP tools.
 //   - The query's verb is its first word that is no stop word, value or
 //     server name, unless a later clause (after a comma, and its please
 //     or can you) begins with a verb after one whose verb is missing,

@@ -50,7 +50,8 @@ func loadPool(t testing.TB, path string) []pool.Tool {
 }
 
 // qualityQuery is one query of a quality set and the tools that answer it
-// (any of them counts). The old set names one tool as a string.
+// (any of them counts), as pool names (the real-pool sets write
+// server/name: realWanted). The old set names one tool as a string.
 type qualityQuery struct {
 	Query string
 	Kind  string
@@ -68,10 +69,16 @@ func (q *qualityQuery) UnmarshalJSON(b []byte) error {
 	q.Query, q.Kind = raw.Query, raw.Kind
 	var one string
 	if json.Unmarshal(raw.Want, &one) == nil {
-		q.Want = []string{one}
+		q.Want = []string{realWanted(one)}
 		return nil
 	}
-	return json.Unmarshal(raw.Want, &q.Want)
+	if err := json.Unmarshal(raw.Want, &q.Want); err != nil {
+		return err
+	}
+	for i, w := range q.Want {
+		q.Want[i] = realWanted(w)
+	}
+	return nil
 }
 
 func loadQueries(t testing.TB, path string) []qualityQuery {

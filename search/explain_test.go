@@ -147,6 +147,7 @@ func TestSignalsShow(t *testing.T) {
 		{"coord", "create a cluster", "of the query's weight"},
 		{"labelled", "algolia: add a record", "another server"},
 		{"intent", "list clusters", "a query that reads, a tool that writes"},
+		{"deprecated", "read a file as text", "says it is deprecated"},
 	}
 	x := NewIndex(rulePool())
 	var tested []string

@@ -100,6 +100,11 @@ type entry struct {
 	own    []nameWord // the tool's own name (not its server's), in order
 	mcp    bool
 	effect effect
+	// listed is the tool's place in its server's listing (twinOrder);
+	// deprecated, whether its description says it is (deprecatedScale).
+	listed     int32
+	deprecated bool
+	descNorm   float32 // descNorm of its description
 }
 
 // effect is what a call of a tool may do, from its annotations, in the
@@ -277,9 +282,11 @@ func (x *Index) meta(id int32) meta { return x.metas[id/chunkSize][id%chunkSize]
 
 // meta is the part of an entry every hit needs.
 type meta struct {
-	effect effect
-	mcp    bool
-	own    int8 // words of its own name
+	effect     effect
+	mcp        bool
+	deprecated bool
+	descNorm   float32
+	own        int8 // words of its own name
 }
 
 // writer builds the next Index from x, copying each shared part once, on
@@ -409,7 +416,7 @@ func (w *writer) setEntry(id int32, e entry) {
 		w.y.metas[c] = append(make([]meta, 0, chunkSize), w.y.metas[c]...)[:chunkSize]
 	}
 	w.y.chunks[c][id%chunkSize] = e
-	w.y.metas[c][id%chunkSize] = meta{effect: e.effect, mcp: e.mcp, own: int8(min(len(e.own), 127))}
+	w.y.metas[c][id%chunkSize] = meta{effect: e.effect, mcp: e.mcp, deprecated: e.deprecated, descNorm: e.descNorm, own: int8(min(len(e.own), 127))}
 }
 
 // removeGroup takes a group's tools out: their stems are found again the
@@ -451,7 +458,9 @@ func (a *analysis) nameKeys(f func(key string)) {
 // (their stems are posted already, their compact names written in g).
 func (w *writer) addGroup(g *group, found []analysis) {
 	for i := range g.tools {
-		w.setEntry(g.ids[i], w.addTool(g.ids[i], &g.tools[i], &found[i]))
+		e := w.addTool(g.ids[i], &g.tools[i], &found[i])
+		e.listed = int32(i)
+		w.setEntry(g.ids[i], e)
 	}
 }
 
@@ -530,7 +539,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
-	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations)}
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations), deprecated: deprecated(t.Description), descNorm: descNorm(descWords(t.Description))}
 	a.nameKeys(func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)

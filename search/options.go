@@ -57,6 +57,9 @@ type Weights struct {
 	// name that changes things (taken away), query words side by side in
 	// the description, keywords written as in the description.
 	Cover, Surface, Plural, One, Named, Order, Head, Verb, Asks, Phrase, DescSurface float64
+	// Deprecated multiplies the score of a tool whose description says it
+	// is deprecated (1: no effect).
+	Deprecated float64
 }
 
 // DefaultWeights are the weights the ranking was measured with, chosen on
@@ -71,6 +74,7 @@ func DefaultWeights() Weights {
 		Coord:    0.75, Labelled: 0.6,
 		Cover: 2, Surface: 0.3, Plural: 0.6, One: 1, Named: 4, Order: 0.5, Head: 1, Verb: 0.7, Asks: 5,
 		Phrase: 0.2, DescSurface: 0.1,
+		Deprecated: deprecatedScale,
 	}
 }
 
@@ -95,7 +99,7 @@ type ranking struct {
 	value, stop, implied                                     float64
 	idfPower, coord, labelled                                float64
 	cover, surface, plural, one, named, order, head, verb    float64
-	asks, phrase, descSurface                                float64
+	asks, phrase, descSurface, deprecated                    float64
 	// off holds the disabled rules and switches.
 	off map[string]bool
 	// The switches, resolved: whether a word the vocabulary knows is not
@@ -104,7 +108,9 @@ type ranking struct {
 	// no take), whether among other keywords the start of a longer name
 	// word is no substring match (word-start: transit, transitions), and
 	// whether annotations weigh against the query's intent (intent).
-	known, folds, wordStart, intent bool
+	// descLength: whether a description match weighs by the
+	// description's length (descNorm).
+	known, folds, wordStart, intent, descLength bool
 	// rules are the analyzer's rules that are on, by stage.
 	rules ruleSet
 }
@@ -142,7 +148,7 @@ func resolve(w Weights, disable []string) *ranking {
 		value: w.Value, stop: w.Stop, implied: w.Implied,
 		idfPower: w.IDFPower, coord: w.Coord, labelled: w.Labelled,
 		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, named: w.Named, order: w.Order, head: w.Head, verb: w.Verb,
-		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface,
+		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface, deprecated: w.Deprecated,
 		off: map[string]bool{},
 	}
 	for _, name := range disable {
@@ -154,6 +160,7 @@ func resolve(w Weights, disable []string) *ranking {
 	}
 	rk.rules = enabledRules(rk.off)
 	rk.known, rk.folds, rk.wordStart, rk.intent = !rk.off["known"], !rk.off["folds"], !rk.off["word-start"], !rk.off["intent"]
+	rk.descLength = !rk.off["desc-length"]
 	return rk
 }
 
@@ -185,11 +192,12 @@ var signalOff = map[string]func(*ranking){
 	"desc-surface": func(r *ranking) { r.descSurface = 0 },
 	"asks":         func(r *ranking) { r.asks = 0 },
 	"labelled":     func(r *ranking) { r.labelled = 1 },
+	"deprecated":   func(r *ranking) { r.deprecated = 1 },
 }
 
 // switchNames are the switches outside the analyzer's rules: how a
 // keyword's variants are looked up, substrings, and the intent signal.
-var switchNames = []string{"known", "folds", "word-start", "intent"}
+var switchNames = []string{"known", "folds", "word-start", "intent", "desc-length"}
 
 // SignalNames are the names of the scorer's signals and switches, which
 // Options.Disable turns off.

@@ -259,7 +259,11 @@ func (s *scores) matchFields(k *keyword) {
 				break // a stop word counts only as a word of a name (get_me)
 			}
 			for _, id := range ids {
-				s.set(id, rk.fields[f]*w, f, v.stem)
+				fw := rk.fields[f]
+				if f == fDesc && rk.descLength {
+					fw *= float64(x.meta(id).descNorm) // a long description says more by chance
+				}
+				s.set(id, fw*w, f, v.stem)
 				if p.single && v.literal && !k.stop {
 					s.tier[id] = max(s.tier[id], fieldTier(f))
 				}
@@ -691,7 +695,7 @@ func tokens(text string) []token {
 		out = append(out, t)
 	}
 	sqlStatements(out)
-	return out
+	return namedValues(out)
 }
 
 // fields splits text at spaces, commas and semicolons, and reports for
@@ -911,6 +915,7 @@ const (
 	byEffect
 	byLeft
 	byBrowse
+	byListing
 	byName
 	byID
 )
@@ -924,6 +929,7 @@ var tieBreakNames = [...]string{
 	byEffect:     "the one that does less (reads before writes before destroys)",
 	byLeft:       "less of the name left unmatched",
 	byBrowse:     "named to search or list",
+	byListing:    "its server's listing order (near twins of one server)",
 	byName:       "name",
 	byID:         "order of indexing",
 }
@@ -933,8 +939,9 @@ var tieBreakNames = [...]string{
 // before builtin (SRCH-5); the score; MCP before builtin; the tool that
 // does less (a query that reads, the tool that does not destroy); the
 // tool with less of its name left unmatched (list_issues before
-// list_issue_comments); the tool named to search or list; and only then
-// the name.
+// list_issue_comments); the tool named to search or list; for a query
+// with keywords, two tools of one server in their server's listing order
+// (near twins); and only then the name.
 func (s *scores) decide(a, b int32) (int, tieBreak) {
 	p := s.plan
 	if xa, xb := slices.Contains(p.exact, a), slices.Contains(p.exact, b); xa != xb {
@@ -963,6 +970,9 @@ func (s *scores) decide(a, b int32) (int, tieBreak) {
 	}
 	if ba, bb := browses(ea), browses(eb); ba != bb {
 		return first(ba), byBrowse
+	}
+	if c := twinOrder(ea, eb); c != 0 && len(p.kws) > 0 {
+		return c, byListing
 	}
 	if c := strings.Compare(ea.lower, eb.lower); c != 0 {
 		return c, byName

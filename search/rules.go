@@ -43,6 +43,7 @@ var ruleList = ruleSet{
 	},
 	token: []rule{
 		{name: "dotted-server", apply: ruleDottedServer},
+		{name: "acronym", apply: ruleAcronym},
 		{name: "split", core: true, apply: ruleSplit},
 		{name: "abbreviation", apply: ruleAbbreviation},
 		{name: "said", apply: ruleSaid},
@@ -81,6 +82,7 @@ var ruleList = ruleSet{
 		{name: "question", apply: ruleQuestion},
 		{name: "state", needs: []string{"question"}, apply: ruleState},
 		{name: "api", apply: ruleAPI},
+		{name: "keywords-intent", apply: ruleKeywordsIntent},
 		{name: "stop-words", core: true, apply: ruleStopWords},
 		{name: "cap", core: true, apply: ruleCap},
 		{name: "into", needs: []string{"senses"}, apply: ruleInto},
@@ -264,6 +266,19 @@ func ruleDottedServer(pl *planner) bool {
 			pl.note("%q -> %s", pl.tok.text, server)
 		}
 		pl.tok = token{text: server}
+	}
+	return true
+}
+
+// ruleAcronym: an acronym's plural in capitals (PRs, VMs) is the
+// acronym, which the vocabulary knows, not the words its case splits it
+// into (singularAcronym).
+func ruleAcronym(pl *planner) bool {
+	if text := singularAcronym(pl.tok.text); text != pl.tok.text {
+		if pl.trace != nil {
+			pl.note("%q -> %s", pl.tok.text, text)
+		}
+		pl.tok.text = text
 	}
 	return true
 }
@@ -787,6 +802,20 @@ func ruleStopWords(pl *planner) bool {
 		if isStop(all[i].word) || all[i].particle || all[i].part {
 			all[i].stop, all[i].weight = true, pl.rk.stop
 		}
+	}
+	return true
+}
+
+// ruleKeywordsIntent: a query with no verb first that asks nothing takes
+// its intent from a verb anywhere in it (keywordsIntent): keywords come in
+// any order (policy set attach workspace).
+func ruleKeywordsIntent(pl *planner) bool {
+	p := pl.p
+	if p.verb != noVerb || p.intent != reads || questionWords[pl.firstWord()] {
+		return true
+	}
+	if p.intent = keywordsIntent(pl.all); p.intent != reads && pl.trace != nil {
+		pl.note("the intent is %s", intentNames[p.intent])
 	}
 	return true
 }

@@ -36,6 +36,8 @@ func rulePool() []pool.Tool {
 		mcpTool("tickets", "search_tickets", "Search tickets by status."),
 		mcpTool("vault", "secret_get", "Get a secret from a key vault."),
 		mcpTool("fs", "read_file", "Read a file."),
+		mcpTool("fs", "read_text", "DEPRECATED: use read_file instead. Read a file as text."),
+		mcpTool("github", "list_pull_requests", "List pull requests (PRs) of a repository."),
 		mcpTool("bugsnag", "list_errors", "List errors."),
 	}
 }
@@ -52,6 +54,8 @@ func TestRulesFire(t *testing.T) {
 	}
 	cases := []struct{ rule, query, did string }{
 		{"dotted-server", "post on rocket.chat", `"rocket.chat" -> rocketchat`},
+		{"acronym", "list open PRs", `"PRs" -> PR`},
+		{"keywords-intent", "cluster delete", "the intent is destroys"},
 		{"abbreviation", "p&l this year", `"p&l" -> profit loss`},
 		{"said", "post a note saying it is approved", `after "saying"`},
 		{"medium-first", "whatsapp mom that I'm late", `"whatsapp" sends to "mom"`},

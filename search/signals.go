@@ -39,6 +39,7 @@ const (
 	sigCoord                     // the share of the query the tool covers (a factor)
 	sigLabelled                  // another server than the one the query names (a factor)
 	sigIntent                    // the annotations against the query's intent (a factor)
+	sigDeprecated                // the description says the tool is deprecated (a factor)
 	nSignals
 )
 
@@ -47,6 +48,7 @@ var signalNames = [nSignals]string{
 	sigVerb: "verb", sigAsks: "asks", sigHead: "head", sigSurface: "surface", sigPlural: "plural",
 	sigOne: "one", sigNamed: "named", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
 	sigDescSurface: "desc-surface", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
+	sigDeprecated: "deprecated",
 }
 
 // signalReasons say why a name signal fired, before the name word.
@@ -87,8 +89,11 @@ func (n *nameScan) add(sig signal, v float64, w string) {
 func (s *scores) finishName(id int32) {
 	p := s.plan
 	n := nameScan{s: s, id: id, verbSeen: p.verb == noVerb, prev: -1}
-	for _, nw := range s.x.entry(id).own {
-		if !nw.ns {
+	own := s.x.entry(id).own
+	for i, nw := range own {
+		// A name word said again (the second variable of
+		// create_variable_in_variable_set) earns its bonuses once.
+		if !nw.ns && !repeatedNameWord(own, i) {
 			n.word(nw)
 		}
 	}
@@ -223,6 +228,12 @@ func (s *scores) computeScale(id int32) float64 {
 		coord *= rk.labelled
 		if s.ex != nil {
 			s.ex.signal(id, sigLabelled, rk.labelled, "the query names another server")
+		}
+	}
+	if rk.deprecated != 1 && s.x.meta(id).deprecated {
+		coord *= rk.deprecated
+		if s.ex != nil {
+			s.ex.signal(id, sigDeprecated, rk.deprecated, "its description says it is deprecated")
 		}
 	}
 	fit := 1.0

@@ -1,0 +1,143 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+)
+
+// General evidence, each piece a named signal with its reason; rank.go
+// and index.go call them at a few points (see each one's doc).
+
+// deprecatedScale multiplies the score of a tool whose description says
+// it is deprecated: it still matches, and still comes first when asked by
+// name or when nothing else matches, but its replacement, which says the
+// same, ranks above it.
+const deprecatedScale = 0.8
+
+// deprecationNotice matches a description sentence saying that its tool
+// is deprecated: "DEPRECATED: use read_text_file instead", "This tool is
+// deprecated", "Obsolete.", "[Legacy] ...", or one that is nothing but
+// "Use X instead". It does not match a conditional advice ("If the user
+// names an author, use search_pull_requests instead"), a legacy thing the
+// tool reads ("Get legacy User Reports") or a deprecated argument (the
+// schema is not read).
+var deprecationNotice = regexp.MustCompile(`(?i)` +
+	`(^|[.!:;]\s+|\n\s*)(\[(deprecated|obsolete|legacy)\]|\((deprecated|obsolete|legacy)\)|(deprecated|obsolete|legacy)\s*[:.\-—])` +
+	`|\b(is|now|been)\s+(deprecated|obsolete)\b` +
+	"|(^|[.!]\\s+)use\\s+(the\\s+)?`?[\\w.-]+`?(\\s+tool)?\\s+instead\\s*(\\.|$)")
+
+// deprecated reports whether a tool's description says it is deprecated.
+func deprecated(description string) bool {
+	return deprecationNotice.MatchString(strings.TrimSpace(description))
+}
+
+// namingWords introduce what a thing is to be called: the words after
+// them are its name, a value, not a topic ("a repo called infra-notes" is
+// no request about notes).
+var namingWords = map[string]bool{"called": true, "named": true, "titled": true, "entitled": true}
+
+// namedValues drops each naming word that a query's next token follows
+// and marks the tokens after it as values, up to the first stop word
+// written in lowercase ("titled Fix login redirect", "called Checkout
+// down with severity major": up to with), a clause or a label. Quoted
+// names are values already.
+func namedValues(toks []token) []token {
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.value || t.label || i+1 == len(toks) || !namingWords[strings.ToLower(t.text)] {
+			out = append(out, t)
+			continue
+		}
+		for j := i + 1; j < len(toks); j++ {
+			n := &toks[j]
+			if j > i+1 && (n.clause || n.label || isStop(n.text) || n.opens) {
+				break
+			}
+			n.value = true
+			if j == i+1 {
+				n.clause = n.clause || t.clause
+			}
+		}
+	}
+	return out
+}
+
+// twinOrder breaks a tie between two tools of one server that nothing
+// else told apart: the one the server lists first comes first (a server
+// lists its main tool before its variants: read_text_file before
+// read_media_file). It returns 0 for tools of different servers and for
+// builtins, whose ties the name breaks (SRCH-5); an empty query lists the
+// pool by name (SRCH-8), so its call site asks for keywords.
+func twinOrder(a, b *entry) int {
+	if a.tool.Server == "" || a.tool.Server != b.tool.Server || a.listed == b.listed {
+		return 0
+	}
+	return int(a.listed) - int(b.listed)
+}
+
+// Description length. A long description matches more of a query's words
+// by chance than a short one says what it does (a 300-word description
+// mentions users, events and email in passing). As in BM25, a description
+// match weighs by its description's length: 1 up to descRefWords words,
+// less for longer ones, flattened by descLengthB. (A short description
+// gains nothing: in a small pool of terse descriptions, one word more is
+// no sign of a lesser match.)
+const (
+	descLengthB  = 0.3
+	descRefWords = 40
+)
+
+// descNorm is the factor of a description match for a description of n
+// words.
+func descNorm(n int) float32 {
+	return float32(1 / (1 - descLengthB + descLengthB*float64(max(n, descRefWords))/descRefWords))
+}
+
+// descWords counts the words of a description.
+func descWords(description string) int {
+	n := 0
+	splitWords(description, func(_ string, whole bool) {
+		if !whole {
+			n++
+		}
+	})
+	return n
+}
+
+// acronymPlural is an acronym written in capitals with a plural s (PRs,
+// VMs, URLs), punctuation after it aside.
+var acronymPlural = regexp.MustCompile(`^([A-Z]{2,})s(\W*)$`)
+
+// singularAcronym writes an acronym's plural as the acronym (PRs as PR),
+// which the vocabulary knows, instead of the words its case splits it
+// into (P, Rs).
+func singularAcronym(text string) string {
+	return acronymPlural.ReplaceAllString(text, "$1$2")
+}
+
+// repeatedNameWord reports whether the name word at i is one the name
+// had before (the second variable of create_variable_in_variable_set): a
+// name earns its bonuses once per word, so saying a word twice does not
+// outrank the name that says it once (create_variable_set).
+func repeatedNameWord(own []nameWord, i int) bool {
+	for _, w := range own[:i] {
+		if w.stem == own[i].stem {
+			return true
+		}
+	}
+	return false
+}
+
+// keywordsIntent is the intent of a query that starts with no verb and
+// asks nothing, read off its words (policy set attach workspace): keywords
+// come in any order, so a verb that changes or destroys, anywhere, says
+// the query means to; otherwise it reads.
+func keywordsIntent(all []keyword) intent {
+	for _, k := range all {
+		if c := verbClass(k.word); k.weight == 1 && (c == acts || c == harms) {
+			return c
+		}
+	}
+	return reads
+}
