@@ -720,27 +720,6 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	return a
 }
 
-// schemaTexts calls f with the name and the description of each property
-// of an input schema's top level. A schema that is not an object with
-// properties has none.
-func schemaTexts(schema json.RawMessage, f func(text string)) {
-	if len(schema) == 0 {
-		return
-	}
-	var s struct {
-		Properties map[string]struct {
-			Description string `json:"description"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(schema, &s) != nil {
-		return
-	}
-	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		f(name)
-		f(s.Properties[name].Description)
-	}
-}
-
 // writeCompact writes compact(s) to b.
 func writeCompact(b *strings.Builder, s string) {
 	for _, r := range s {

@@ -1,0 +1,330 @@
+package search
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// schemaTexts calls f with the name and the description of each property
+// of an input schema's top level, in the order of the names. A schema that
+// is not an object with properties has none, and neither has one that is
+// not valid JSON or not of that shape (a property that is not an object, a
+// description that is not a string).
+//
+// Reading the schemas was most of building an index of real tools, so a
+// schema is scanned once, in place; what the scan is not sure of (escapes
+// in keys, repeated or differently cased keys, a null where an object
+// was expected) is left to encoding/json, which defines the result.
+func schemaTexts(schema json.RawMessage, f func(text string)) {
+	if len(schema) == 0 {
+		return
+	}
+	props, ok := scanProperties(string(schema))
+	slices.SortFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	if !ok || repeatedName(props) {
+		props = decodeProperties(schema)
+	}
+	for _, p := range props {
+		f(p.name)
+		f(p.description)
+	}
+}
+
+// repeatedName reports whether sorted props name one property twice: left
+// to encoding/json, where the last one counts.
+func repeatedName(props []property) bool {
+	for i := 1; i < len(props); i++ {
+		if props[i].name == props[i-1].name {
+			return true
+		}
+	}
+	return false
+}
+
+// property is one property of a schema's top level.
+type property struct{ name, description string }
+
+// decodeProperties reads a schema's properties with encoding/json.
+func decodeProperties(schema json.RawMessage) []property {
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	out := make([]property, 0, len(s.Properties))
+	for name, p := range s.Properties {
+		out = append(out, property{name, p.Description})
+	}
+	slices.SortFunc(out, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// scanProperties reads a schema's properties as decodeProperties does,
+// or reports that it cannot be sure of the answer. Every value it skips
+// is checked to be valid JSON, so a schema it accepts is one
+// encoding/json accepts.
+func scanProperties(s string) ([]property, bool) {
+	sc := scanner{s: s}
+	var props []property
+	seen := false
+	ok := sc.object(func(key string) bool {
+		switch {
+		case key == "properties" && !seen:
+			seen = true
+			return sc.properties(&props)
+		case strings.EqualFold(key, "properties"):
+			return false // a repeated or differently cased key: merged by encoding/json
+		}
+		return sc.value(0)
+	})
+	sc.space()
+	return props, ok && sc.i == len(s)
+}
+
+// scanner reads JSON text s from i on.
+type scanner struct {
+	s string
+	i int
+}
+
+// maxScanDepth bounds the nesting the scanner follows; deeper schemas
+// are left to encoding/json.
+const maxScanDepth = 100
+
+func (sc *scanner) space() {
+	for sc.i < len(sc.s) {
+		switch sc.s[sc.i] {
+		case ' ', '\t', '\n', '\r':
+			sc.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips white space and reports whether the next byte is c, taking
+// it if so.
+func (sc *scanner) next(c byte) bool {
+	sc.space()
+	if sc.i < len(sc.s) && sc.s[sc.i] == c {
+		sc.i++
+		return true
+	}
+	return false
+}
+
+// object reads an object, calling member with each key (as written, with
+// no escapes and in ASCII) with the scanner at its value; member reads the
+// value and reports whether it could.
+func (sc *scanner) object(member func(key string) bool) bool {
+	if !sc.next('{') {
+		return false
+	}
+	if sc.next('}') {
+		return true
+	}
+	for {
+		key, ok := sc.plainString()
+		if !ok || !sc.next(':') || !member(key) {
+			return false
+		}
+		if sc.next('}') {
+			return true
+		}
+		if !sc.next(',') {
+			return false
+		}
+	}
+}
+
+// properties reads the properties object: each property an object whose
+// description, if it has one, is a string.
+func (sc *scanner) properties(props *[]property) bool {
+	return sc.object(func(name string) bool {
+		p := property{name: name}
+		described := false
+		ok := sc.object(func(key string) bool {
+			switch {
+			case key == "description" && !described:
+				described = true
+				var ok bool
+				p.description, ok = sc.stringValue()
+				return ok
+			case strings.EqualFold(key, "description"):
+				return false
+			}
+			return sc.value(2)
+		})
+		*props = append(*props, p)
+		return ok
+	})
+}
+
+// plainString reads a string with no escapes, of printable ASCII: a key
+// encoding/json matches exactly as written.
+func (sc *scanner) plainString() (string, bool) {
+	sc.space()
+	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
+		return "", false
+	}
+	for j := sc.i + 1; j < len(sc.s); j++ {
+		switch c := sc.s[j]; {
+		case c == '"':
+			out := sc.s[sc.i+1 : j]
+			sc.i = j + 1
+			return out, true
+		case c < 0x20 || c == '\\' || c >= utf8.RuneSelf:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// stringValue reads a string as encoding/json decodes it.
+func (sc *scanner) stringValue() (string, bool) {
+	sc.space()
+	start := sc.i
+	if !sc.str() {
+		return "", false
+	}
+	raw := sc.s[start+1 : sc.i-1]
+	if !strings.Contains(raw, `\`) && utf8.ValidString(raw) {
+		return raw, true
+	}
+	var out string
+	return out, json.Unmarshal([]byte(sc.s[start:sc.i]), &out) == nil
+}
+
+// value skips one valid value at nesting depth.
+func (sc *scanner) value(depth int) bool {
+	sc.space()
+	if sc.i >= len(sc.s) || depth > maxScanDepth {
+		return false
+	}
+	switch c := sc.s[sc.i]; c {
+	case '"':
+		return sc.str()
+	case '{':
+		return sc.object(func(string) bool { return sc.value(depth + 1) })
+	case '[':
+		sc.i++
+		if sc.next(']') {
+			return true
+		}
+		for sc.value(depth + 1) {
+			if sc.next(']') {
+				return true
+			}
+			if !sc.next(',') {
+				return false
+			}
+		}
+		return false
+	case 't':
+		return sc.literal("true")
+	case 'f':
+		return sc.literal("false")
+	case 'n':
+		return sc.literal("null")
+	}
+	return sc.number()
+}
+
+func (sc *scanner) literal(word string) bool {
+	if strings.HasPrefix(sc.s[sc.i:], word) {
+		sc.i += len(word)
+		return true
+	}
+	return false
+}
+
+// str skips a valid string: no control characters, only JSON's escapes.
+func (sc *scanner) str() bool {
+	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
+		return false
+	}
+	for j := sc.i + 1; j < len(sc.s); j++ {
+		switch c := sc.s[j]; {
+		case c == '"':
+			sc.i = j + 1
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			j++
+			if j >= len(sc.s) {
+				return false
+			}
+			switch sc.s[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(sc.s) || !isHex4(sc.s[j+1:j+5]) {
+					return false
+				}
+				j += 4
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+func isHex4(s string) bool {
+	for i := range 4 {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// number skips a number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (sc *scanner) number() bool {
+	s, i := sc.s, sc.i
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		if i = digits(s, i+1); i < 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i = digits(s, i); i < 0 {
+			return false
+		}
+	}
+	sc.i = i
+	return true
+}
+
+// digits returns the end of the run of digits at i, or -1 if there is none.
+func digits(s string, i int) int {
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
