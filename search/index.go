@@ -314,7 +314,7 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	}
 	groups, found, read := analyzeGroups(keys, add, ids)
 	for _, az := range read {
-		w.merge(az, false)
+		w.merge(az)
 	}
 	for i, key := range keys {
 		w.addGroup(groups[i], found[i])
@@ -325,34 +325,60 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	return &y
 }
 
-// merge adds what az read to the writer's posts, or takes it out.
-func (w *writer) merge(az *analyzer, remove bool) {
+// merge adds what az read to the writer's posts.
+func (w *writer) merge(az *analyzer) {
 	for stem, lp := range az.posts {
 		p := w.post(stem)
-		if !remove {
-			p.df += lp.df
-			p.plain += lp.plain
-			for f := range p.f {
-				if len(p.f[f]) == 0 {
-					p.f[f] = lp.f[f] // az is discarded: its lists are taken over
-				} else {
-					p.f[f] = append(p.f[f], lp.f[f]...)
-				}
-			}
-			continue
-		}
-		p.df -= lp.df
-		p.plain -= lp.plain
+		p.df += lp.df
+		p.plain += lp.plain
 		for f := range p.f {
-			if len(lp.f[f]) > 0 {
-				gone := slices.Sorted(slices.Values(lp.f[f]))
-				p.f[f] = slices.DeleteFunc(slices.Clone(p.f[f]), func(id int32) bool {
-					_, found := slices.BinarySearch(gone, id)
-					return found
-				})
+			if len(p.f[f]) == 0 {
+				p.f[f] = lp.f[f] // az is discarded: its lists are taken over
+			} else {
+				p.f[f] = append(p.f[f], lp.f[f]...)
 			}
 		}
 	}
+}
+
+// unmerge takes what az read out of the writer's posts: the tools in
+// gone, all the tools az read. A list is copied without them in one pass.
+func (w *writer) unmerge(az *analyzer, gone idSet) {
+	for stem, lp := range az.posts {
+		p := w.post(stem)
+		p.df -= lp.df
+		p.plain -= lp.plain
+		for f := range p.f {
+			if len(lp.f[f]) == 0 {
+				continue
+			}
+			kept := make([]int32, 0, max(0, len(p.f[f])-len(lp.f[f])))
+			for _, id := range p.f[f] {
+				if !gone.has(id) {
+					kept = append(kept, id)
+				}
+			}
+			p.f[f] = kept
+		}
+	}
+}
+
+// idSet is a set of tool ids, a bit per id.
+type idSet []uint64
+
+func newIDSet(ids []int32) idSet {
+	var s idSet
+	for _, id := range ids {
+		for int(id/64) >= len(s) {
+			s = append(s, 0)
+		}
+		s[id/64] |= 1 << (id % 64)
+	}
+	return s
+}
+
+func (s idSet) has(id int32) bool {
+	return int(id/64) < len(s) && s[id/64]&(1<<(id%64)) != 0
 }
 
 func (w *writer) post(stem string) *post {
@@ -417,7 +443,7 @@ func (w *writer) removeGroup(g *group) {
 		w.y.free = append(w.y.free, id)
 		w.y.live--
 	}
-	w.merge(&az, true)
+	w.unmerge(&az, newIDSet(g.ids))
 }
 
 // without returns ids without id, in a new slice.

@@ -1,9 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -14,14 +17,15 @@ import (
 // description that is not a string).
 //
 // Reading the schemas was most of building an index of real tools, so a
-// schema is scanned once, in place; what the scan is not sure of (escapes
-// in keys, repeated or differently cased keys, a null where an object
-// was expected) is left to encoding/json, which defines the result.
+// schema is scanned once, in place, and only the texts are copied; what
+// the scan is not sure of (escapes in keys, repeated or differently cased
+// keys, a null where an object was expected) is left to encoding/json,
+// which defines the result.
 func schemaTexts(schema json.RawMessage, f func(text string)) {
 	if len(schema) == 0 {
 		return
 	}
-	props, ok := scanProperties(string(schema))
+	props, ok := scanProperties(schema)
 	slices.SortFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
 	if !ok || repeatedName(props) {
 		props = decodeProperties(schema)
@@ -43,8 +47,12 @@ func repeatedName(props []property) bool {
 	return false
 }
 
-// property is one property of a schema's top level.
-type property struct{ name, description string }
+// property is one property of a schema's top level. The scanner notes
+// where its texts are in its copy first.
+type property struct {
+	name, description string
+	nameAt, descAt    [2]int
+}
 
 // decodeProperties reads a schema's properties with encoding/json.
 func decodeProperties(schema json.RawMessage) []property {
@@ -58,7 +66,7 @@ func decodeProperties(schema json.RawMessage) []property {
 	}
 	out := make([]property, 0, len(s.Properties))
 	for name, p := range s.Properties {
-		out = append(out, property{name, p.Description})
+		out = append(out, property{name: name, description: p.Description})
 	}
 	slices.SortFunc(out, func(a, b property) int { return strings.Compare(a.name, b.name) })
 	return out
@@ -67,29 +75,39 @@ func decodeProperties(schema json.RawMessage) []property {
 // scanProperties reads a schema's properties as decodeProperties does,
 // or reports that it cannot be sure of the answer. Every value it skips
 // is checked to be valid JSON, so a schema it accepts is one
-// encoding/json accepts.
-func scanProperties(s string) ([]property, bool) {
-	sc := scanner{s: s}
+// encoding/json accepts. The texts share one copy of their bytes.
+func scanProperties(s []byte) ([]property, bool) {
+	sc := scanner{s: s, texts: make([]byte, 0, len(s)/2)}
 	var props []property
 	seen := false
-	ok := sc.object(func(key string) bool {
+	ok := sc.object(func(key []byte) bool {
 		switch {
-		case key == "properties" && !seen:
+		case string(key) == "properties" && !seen:
 			seen = true
 			return sc.properties(&props)
-		case strings.EqualFold(key, "properties"):
+		case strings.EqualFold(string(key), "properties"):
 			return false // a repeated or differently cased key: merged by encoding/json
 		}
 		return sc.value(0)
 	})
 	sc.space()
-	return props, ok && sc.i == len(s)
+	if !ok || sc.i != len(s) {
+		return nil, false
+	}
+	texts := string(sc.texts)
+	for i := range props {
+		props[i].name = texts[props[i].nameAt[0]:props[i].nameAt[1]]
+		props[i].description = texts[props[i].descAt[0]:props[i].descAt[1]]
+	}
+	return props, true
 }
 
-// scanner reads JSON text s from i on.
+// scanner reads JSON text s from i on, copying the texts it keeps to
+// texts.
 type scanner struct {
-	s string
-	i int
+	s     []byte
+	i     int
+	texts []byte
 }
 
 // maxScanDepth bounds the nesting the scanner follows; deeper schemas
@@ -121,7 +139,7 @@ func (sc *scanner) next(c byte) bool {
 // object reads an object, calling member with each key (as written, with
 // no escapes and in ASCII) with the scanner at its value; member reads the
 // value and reports whether it could.
-func (sc *scanner) object(member func(key string) bool) bool {
+func (sc *scanner) object(member func(key []byte) bool) bool {
 	if !sc.next('{') {
 		return false
 	}
@@ -145,17 +163,17 @@ func (sc *scanner) object(member func(key string) bool) bool {
 // properties reads the properties object: each property an object whose
 // description, if it has one, is a string.
 func (sc *scanner) properties(props *[]property) bool {
-	return sc.object(func(name string) bool {
-		p := property{name: name}
+	return sc.object(func(name []byte) bool {
+		p := property{nameAt: sc.keep(name)}
 		described := false
-		ok := sc.object(func(key string) bool {
+		ok := sc.object(func(key []byte) bool {
 			switch {
-			case key == "description" && !described:
+			case string(key) == "description" && !described:
 				described = true
 				var ok bool
-				p.description, ok = sc.stringValue()
+				p.descAt, ok = sc.stringValue()
 				return ok
-			case strings.EqualFold(key, "description"):
+			case strings.EqualFold(string(key), "description"):
 				return false
 			}
 			return sc.value(2)
@@ -165,12 +183,19 @@ func (sc *scanner) properties(props *[]property) bool {
 	})
 }
 
+// keep copies text to texts and returns where it is there.
+func (sc *scanner) keep(text []byte) [2]int {
+	start := len(sc.texts)
+	sc.texts = append(sc.texts, text...)
+	return [2]int{start, len(sc.texts)}
+}
+
 // plainString reads a string with no escapes, of printable ASCII: a key
 // encoding/json matches exactly as written.
-func (sc *scanner) plainString() (string, bool) {
+func (sc *scanner) plainString() ([]byte, bool) {
 	sc.space()
 	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
-		return "", false
+		return nil, false
 	}
 	for j := sc.i + 1; j < len(sc.s); j++ {
 		switch c := sc.s[j]; {
@@ -179,25 +204,26 @@ func (sc *scanner) plainString() (string, bool) {
 			sc.i = j + 1
 			return out, true
 		case c < 0x20 || c == '\\' || c >= utf8.RuneSelf:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
-// stringValue reads a string as encoding/json decodes it.
-func (sc *scanner) stringValue() (string, bool) {
+// stringValue reads a string, keeping it as encoding/json decodes it.
+func (sc *scanner) stringValue() ([2]int, bool) {
 	sc.space()
 	start := sc.i
 	if !sc.str() {
-		return "", false
+		return [2]int{}, false
 	}
 	raw := sc.s[start+1 : sc.i-1]
-	if !strings.Contains(raw, `\`) && utf8.ValidString(raw) {
-		return raw, true
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return sc.keep(raw), true
 	}
-	var out string
-	return out, json.Unmarshal([]byte(sc.s[start:sc.i]), &out) == nil
+	from := len(sc.texts)
+	sc.texts = unquote(sc.texts, raw)
+	return [2]int{from, len(sc.texts)}, true
 }
 
 // value skips one valid value at nesting depth.
@@ -210,7 +236,7 @@ func (sc *scanner) value(depth int) bool {
 	case '"':
 		return sc.str()
 	case '{':
-		return sc.object(func(string) bool { return sc.value(depth + 1) })
+		return sc.object(func([]byte) bool { return sc.value(depth + 1) })
 	case '[':
 		sc.i++
 		if sc.next(']') {
@@ -236,7 +262,7 @@ func (sc *scanner) value(depth int) bool {
 }
 
 func (sc *scanner) literal(word string) bool {
-	if strings.HasPrefix(sc.s[sc.i:], word) {
+	if bytes.HasPrefix(sc.s[sc.i:], []byte(word)) {
 		sc.i += len(word)
 		return true
 	}
@@ -275,7 +301,7 @@ func (sc *scanner) str() bool {
 	return false
 }
 
-func isHex4(s string) bool {
+func isHex4(s []byte) bool {
 	for i := range 4 {
 		c := s[i]
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
@@ -318,7 +344,7 @@ func (sc *scanner) number() bool {
 }
 
 // digits returns the end of the run of digits at i, or -1 if there is none.
-func digits(s string, i int) int {
+func digits(s []byte, i int) int {
 	j := i
 	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
 		j++
@@ -327,4 +353,62 @@ func digits(s string, i int) int {
 		return -1
 	}
 	return j
+}
+
+// unquote appends the text of a valid JSON string's contents raw (between
+// its quotes) to out, as encoding/json decodes it: escapes replaced, a
+// lone surrogate and invalid UTF-8 by U+FFFD.
+func unquote(out, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\' && raw[i+1] == 'u':
+			r := hex4(raw[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				var r2 rune = -1
+				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2 = hex4(raw[i+2 : i+6])
+				}
+				if pair := utf16.DecodeRune(r, r2); pair != unicode.ReplacementChar {
+					r = pair
+					i += 6
+				} else {
+					r = unicode.ReplacementChar
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		case c == '\\':
+			out = append(out, unescaped[raw[i+1]])
+			i += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			out = utf8.AppendRune(out, r)
+			i += size
+		}
+	}
+	return out
+}
+
+// unescaped is the character each one-letter escape stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hex4 reads four hex digits (checked by str).
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c <= 'F':
+			c -= 'A' - 10
+		default:
+			c -= 'a' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }

@@ -32,6 +32,7 @@ func decodedTexts(schema string) []string {
 var scanSeeds = []string{
 	`{"type":"object","properties":{"b":{"type":"string","description":"The B."},"a":{"description":"The A.","enum":[1,-2.5e+3,true,null,{"x":[]}]}}}`,
 	`{"properties":{"path":{"description":"A \"quoted\" path\nwith \u00e9"}}}`,
+	`{"properties":{"x":{"description":"pairs \ud83d\ude80, lone \ud83d x \udc00, \ud83d\u0041, \\ \/ \b\f\r\t"}}}`,
 	`{"properties":{"x":{"description":"one"},"x":{"description":"two"}}}`,
 	`{"properties":{"x":{"description":"one","description":"two"}}}`,
 	`{"properties":{"x":{"Description":"cased"}}}`,
@@ -67,7 +68,7 @@ func TestSchemaTextsMatchDecoding(t *testing.T) {
 		if diff := cmp.Diff(decodedTexts(s), texts(s)); diff != "" {
 			t.Errorf("schema %.120q (-encoding/json +schemaTexts):\n%s", s, diff)
 		}
-		if _, ok := scanProperties(s); ok {
+		if _, ok := scanProperties([]byte(s)); ok {
 			scanned++
 		}
 	}
