@@ -120,9 +120,11 @@ func effectOf(a *pool.Annotations) effect {
 
 // nameWord is one word of a tool's own name; ns marks the words its
 // server's tools share (a namespace), which rank as the server's words.
+// verb (verbClass) and stop (isStop) are read once, when it is indexed.
 type nameWord struct {
 	word, stem string
-	ns         bool
+	ns, stop   bool
+	verb       intent
 }
 
 // group is one server's tools (or the builtins): their ids and their
@@ -367,11 +369,12 @@ func (w *writer) unmerge(az *analyzer, gone idSet) {
 type idSet []uint64
 
 func newIDSet(ids []int32) idSet {
-	var s idSet
+	var top int32 = -1
 	for _, id := range ids {
-		for int(id/64) >= len(s) {
-			s = append(s, 0)
-		}
+		top = max(top, id)
+	}
+	s := make(idSet, top/64+1)
+	for _, id := range ids {
 		s[id/64] |= 1 << (id % 64)
 	}
 	return s
@@ -727,7 +730,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		default:
 			mark(word, s, fName)
 		}
-		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s]})
+		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s], stop: isStop(word), verb: verbClass(word)})
 	})
 	// Stop words are matched in names only (get_me).
 	text := func(f int) func(string, bool, bool) {

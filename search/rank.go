@@ -198,6 +198,8 @@ type scores struct {
 	// aside) that reach it.
 	covered []float64
 	hits    []int32
+	named   idSet // the tools of the servers a label names (plan.servers)
+	phrases map[string]phraseWord
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -323,6 +325,7 @@ func (x *Index) score(text string) *scores {
 			s.hits = append(s.hits, id)
 		}
 	}
+	s.named = newIDSet(slices.Concat(p.servers...))
 	for _, id := range s.hits {
 		s.sc.scale[id], s.sc.class[id] = s.computeScale(id), s.computeClass(id)
 	}
@@ -339,7 +342,7 @@ func (s *scores) computeScale(id int32) float64 {
 	if p.weight > 0 {
 		coord = 1 - params.coord + params.coord*s.covered[id]/p.weight
 	}
-	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
+	if len(p.servers) > 0 && !s.named.has(id) {
 		coord *= params.labelled
 	}
 	return coord * p.intent.weigh(s.x.meta(id).effect)
@@ -441,7 +444,7 @@ func (s *scores) finishName(id int32) {
 			continue
 		}
 		if !verb {
-			if c := verbClass(nw.word); c != noVerb {
+			if c := nw.verb; c != noVerb {
 				verb = true
 				if c == p.verb {
 					bonus += params.verb
@@ -461,7 +464,7 @@ func (s *scores) finishName(id int32) {
 			// A stop word of a name (getTransitionsForJiraIssue) is
 			// not left uncovered, unless it is the name's verb (like in
 			// like_tweet).
-			if !isStop(nw.word) || verbClass(nw.word) != noVerb {
+			if !nw.stop || nw.verb != noVerb {
 				words++
 				prev = -1
 			}
@@ -506,27 +509,59 @@ func (p *plan) headStem(s string) bool {
 // query that are next to each other in tool id's description (stop words
 // aside), each pair once, and then scales the score.
 func (s *scores) finishPhrase(id int32) {
-	p := s.plan
 	var pairs, written uint64
 	prev := -2
-	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
-		if whole || isStop(word) {
+	splitRaw(s.x.entry(id).tool.Description, func(raw string, upper, whole bool) {
+		if whole {
 			return
 		}
-		r, ok := p.byStem[stem(word)]
-		if !ok {
+		w := s.phraseWord(raw, upper)
+		if w.stop {
+			return
+		}
+		if !w.found {
 			prev = -2
 			return
 		}
+		r := w.r
 		if r.pos == prev+1 && r.pos < 64 {
 			pairs |= 1 << r.pos
 		}
-		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
+		if w.written && r.pos < 64 {
 			written |= 1 << r.pos
 		}
 		prev = r.pos
 	})
 	s.score[id] = (s.score[id] + params.phrase*float64(bits.OnesCount64(pairs)) + params.descSurface*float64(bits.OnesCount64(written))) * s.scale(id)
+}
+
+// phraseWord is what finishPhrase reads from a word of a description:
+// a stop word, or the keyword it reaches, if any, and whether as written.
+type phraseWord struct {
+	stop, found, written bool
+	r                    reach
+}
+
+// phraseWord reads the description word raw (with a capital if upper),
+// once per query: the tools in the running share most of their words.
+func (s *scores) phraseWord(raw string, upper bool) phraseWord {
+	if w, ok := s.phrases[raw]; ok {
+		return w
+	}
+	if s.phrases == nil {
+		s.phrases = map[string]phraseWord{}
+	}
+	word := raw
+	if upper {
+		word = strings.ToLower(raw)
+	}
+	var w phraseWord
+	if w.stop = isStop(word); !w.stop {
+		w.r, w.found = s.plan.byStem[stem(word)]
+		w.written = w.found && w.r.literal && s.plan.kws[w.r.k].word == word
+	}
+	s.phrases[raw] = w
+	return w
 }
 
 // plan splits a query into keywords and looks their words up.
