@@ -628,7 +628,8 @@ type analyzer struct {
 	// texts caches, per word of a hint, description or argument as
 	// written, its stem's posting (nil for a stop word): tools share
 	// most of their words, and a word seen once is not stemmed again.
-	texts map[string]text
+	texts  map[string]text
+	schema scanner // scratch for reading input schemas
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -745,7 +746,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	}
 	splitRaw(t.SearchHint, text(fHint))
 	splitRaw(t.Description, text(fDesc))
-	schemaTexts(t.InputSchema, func(s string) { splitRaw(s, text(fSchema)) })
+	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, text(fSchema)) })
 	return a
 }
 

@@ -20,12 +20,13 @@ import (
 // schema is scanned once, in place, and only the texts are copied; what
 // the scan is not sure of (escapes in keys, repeated or differently cased
 // keys, a null where an object was expected) is left to encoding/json,
-// which defines the result.
-func schemaTexts(schema json.RawMessage, f func(text string)) {
+// which defines the result. sc is scratch space, reused from schema to
+// schema.
+func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string)) {
 	if len(schema) == 0 {
 		return
 	}
-	props, ok := scanProperties(schema)
+	props, ok := sc.scan(schema)
 	slices.SortFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
 	if !ok || repeatedName(props) {
 		props = decodeProperties(schema)
@@ -72,19 +73,19 @@ func decodeProperties(schema json.RawMessage) []property {
 	return out
 }
 
-// scanProperties reads a schema's properties as decodeProperties does,
-// or reports that it cannot be sure of the answer. Every value it skips
-// is checked to be valid JSON, so a schema it accepts is one
-// encoding/json accepts. The texts share one copy of their bytes.
-func scanProperties(s []byte) ([]property, bool) {
-	sc := scanner{s: s, texts: make([]byte, 0, len(s)/2)}
-	var props []property
+// scan reads schema s's properties as decodeProperties does, or reports
+// that it cannot be sure of the answer. Every value it skips is checked to
+// be valid JSON, so a schema it accepts is one encoding/json accepts. The
+// texts share one copy of their bytes; the properties are valid until the
+// next scan.
+func (sc *scanner) scan(s []byte) ([]property, bool) {
+	sc.s, sc.i, sc.texts, sc.props = s, 0, sc.texts[:0], sc.props[:0]
 	seen := false
 	ok := sc.object(func(key []byte) bool {
 		switch {
 		case string(key) == "properties" && !seen:
 			seen = true
-			return sc.properties(&props)
+			return sc.properties()
 		case strings.EqualFold(string(key), "properties"):
 			return false // a repeated or differently cased key: merged by encoding/json
 		}
@@ -95,19 +96,20 @@ func scanProperties(s []byte) ([]property, bool) {
 		return nil, false
 	}
 	texts := string(sc.texts)
-	for i := range props {
-		props[i].name = texts[props[i].nameAt[0]:props[i].nameAt[1]]
-		props[i].description = texts[props[i].descAt[0]:props[i].descAt[1]]
+	for i := range sc.props {
+		p := &sc.props[i]
+		p.name, p.description = texts[p.nameAt[0]:p.nameAt[1]], texts[p.descAt[0]:p.descAt[1]]
 	}
-	return props, true
+	return sc.props, true
 }
 
 // scanner reads JSON text s from i on, copying the texts it keeps to
-// texts.
+// texts and noting the properties it read in props.
 type scanner struct {
 	s     []byte
 	i     int
 	texts []byte
+	props []property
 }
 
 // maxScanDepth bounds the nesting the scanner follows; deeper schemas
@@ -162,7 +164,7 @@ func (sc *scanner) object(member func(key []byte) bool) bool {
 
 // properties reads the properties object: each property an object whose
 // description, if it has one, is a string.
-func (sc *scanner) properties(props *[]property) bool {
+func (sc *scanner) properties() bool {
 	return sc.object(func(name []byte) bool {
 		p := property{nameAt: sc.keep(name)}
 		described := false
@@ -178,7 +180,7 @@ func (sc *scanner) properties(props *[]property) bool {
 			}
 			return sc.value(2)
 		})
-		*props = append(*props, p)
+		sc.props = append(sc.props, p)
 		return ok
 	})
 }

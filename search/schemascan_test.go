@@ -13,7 +13,8 @@ import (
 // texts is what schemaTexts calls its function with.
 func texts(schema string) []string {
 	var out []string
-	schemaTexts(json.RawMessage(schema), func(s string) { out = append(out, s) })
+	var sc scanner
+	sc.schemaTexts(json.RawMessage(schema), func(s string) { out = append(out, s) })
 	return out
 }
 
@@ -68,7 +69,7 @@ func TestSchemaTextsMatchDecoding(t *testing.T) {
 		if diff := cmp.Diff(decodedTexts(s), texts(s)); diff != "" {
 			t.Errorf("schema %.120q (-encoding/json +schemaTexts):\n%s", s, diff)
 		}
-		if _, ok := scanProperties([]byte(s)); ok {
+		if _, ok := (&scanner{}).scan([]byte(s)); ok {
 			scanned++
 		}
 	}
