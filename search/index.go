@@ -628,7 +628,11 @@ type analyzer struct {
 	// texts caches, per word of a hint, description or argument as
 	// written, its stem's posting (nil for a stop word): tools share
 	// most of their words, and a word seen once is not stemmed again.
-	texts  map[string]text
+	texts map[string]text
+	// recent holds words of texts looked up lately, each in a slot by
+	// its length and first bytes: a text's words are mostly a few
+	// hundred frequent ones, and a look here costs less than one in texts.
+	recent *[1 << recentBits]recentText
 	schema scanner // scratch for reading input schemas
 }
 
@@ -662,6 +666,10 @@ func (az *analyzer) posting(s string) *local {
 // capital if upper), nil for a stop word: in a hint or a description they
 // would post nearly every tool.
 func (az *analyzer) text(raw string, upper bool) text {
+	slot := &az.recent[recentSlot(raw)]
+	if slot.raw == raw {
+		return slot.t
+	}
 	t, ok := az.texts[raw]
 	if !ok {
 		word := raw
@@ -673,8 +681,27 @@ func (az *analyzer) text(raw string, upper bool) text {
 		}
 		az.texts[raw] = t
 	}
+	*slot = recentText{raw, t}
 	return t
 }
+
+// recentText is a slot of analyzer.recent.
+type recentText struct {
+	raw string
+	t   text
+}
+
+// recentSlot is where word raw may be in analyzer.recent: by its length
+// and first bytes.
+func recentSlot(raw string) int {
+	h := uint64(len(raw))
+	for i := range min(len(raw), 8) {
+		h = h<<8 | uint64(raw[i])
+	}
+	return int((h * 0x9E3779B97F4A7C15) >> (64 - recentBits))
+}
+
+const recentBits = 10
 
 // putPlain counts tool id among those that have lp's stem by a plain word.
 func (lp *local) putPlain(id int32) {
@@ -700,7 +727,7 @@ func (lp *local) put(id int32, f int) {
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts, az.texts = map[string]*local{}, map[string]text{}
+		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
 	}
 	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
