@@ -773,7 +773,8 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	}
 	splitRaw(t.SearchHint, text(fHint))
 	splitRaw(t.Description, text(fDesc))
-	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, text(fSchema)) })
+	schema := text(fSchema) // made once per tool, not per text
+	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
 }
 
