@@ -325,7 +325,9 @@ func (x *Index) score(text string) *scores {
 			s.hits = append(s.hits, id)
 		}
 	}
-	s.named = newIDSet(slices.Concat(p.servers...))
+	if len(p.servers) > 0 {
+		s.named = newIDSet(slices.Concat(p.servers...))
+	}
 	for _, id := range s.hits {
 		s.sc.scale[id], s.sc.class[id] = s.computeScale(id), s.computeClass(id)
 	}
