@@ -130,9 +130,11 @@ func effectOf(a *pool.Annotations) effect {
 
 // nameWord is one word of a tool's own name; ns marks the words its
 // server's tools share (a namespace), which rank as the server's words.
+// verb (verbClass) and stop (isStop) are read once, when it is indexed.
 type nameWord struct {
 	word, stem string
-	ns         bool
+	ns, stop   bool
+	verb       intent
 }
 
 // group is one server's tools (or the builtins): their ids and their
@@ -328,7 +330,7 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	}
 	groups, found, read := analyzeGroups(keys, add, ids)
 	for _, az := range read {
-		w.merge(az, false)
+		w.merge(az)
 	}
 	for i, key := range keys {
 		w.addGroup(groups[i], found[i])
@@ -339,34 +341,61 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	return &y
 }
 
-// merge adds what az read to the writer's posts, or takes it out.
-func (w *writer) merge(az *analyzer, remove bool) {
+// merge adds what az read to the writer's posts.
+func (w *writer) merge(az *analyzer) {
 	for stem, lp := range az.posts {
 		p := w.post(stem)
-		if !remove {
-			p.df += lp.df
-			p.plain += lp.plain
-			for f := range p.f {
-				if len(p.f[f]) == 0 {
-					p.f[f] = lp.f[f] // az is discarded: its lists are taken over
-				} else {
-					p.f[f] = append(p.f[f], lp.f[f]...)
-				}
-			}
-			continue
-		}
-		p.df -= lp.df
-		p.plain -= lp.plain
+		p.df += lp.df
+		p.plain += lp.plain
 		for f := range p.f {
-			if len(lp.f[f]) > 0 {
-				gone := slices.Sorted(slices.Values(lp.f[f]))
-				p.f[f] = slices.DeleteFunc(slices.Clone(p.f[f]), func(id int32) bool {
-					_, found := slices.BinarySearch(gone, id)
-					return found
-				})
+			if len(p.f[f]) == 0 {
+				p.f[f] = lp.f[f] // az is discarded: its lists are taken over
+			} else {
+				p.f[f] = append(p.f[f], lp.f[f]...)
 			}
 		}
 	}
+}
+
+// unmerge takes what az read out of the writer's posts: the tools in
+// gone, all the tools az read. A list is copied without them in one pass.
+func (w *writer) unmerge(az *analyzer, gone idSet) {
+	for stem, lp := range az.posts {
+		p := w.post(stem)
+		p.df -= lp.df
+		p.plain -= lp.plain
+		for f := range p.f {
+			if len(lp.f[f]) == 0 {
+				continue
+			}
+			kept := make([]int32, 0, max(0, len(p.f[f])-len(lp.f[f])))
+			for _, id := range p.f[f] {
+				if !gone.has(id) {
+					kept = append(kept, id)
+				}
+			}
+			p.f[f] = kept
+		}
+	}
+}
+
+// idSet is a set of tool ids, a bit per id.
+type idSet []uint64
+
+func newIDSet(ids []int32) idSet {
+	var top int32 = -1
+	for _, id := range ids {
+		top = max(top, id)
+	}
+	s := make(idSet, top/64+1)
+	for _, id := range ids {
+		s[id/64] |= 1 << (id % 64)
+	}
+	return s
+}
+
+func (s idSet) has(id int32) bool {
+	return int(id/64) < len(s) && s[id/64]&(1<<(id%64)) != 0
 }
 
 func (w *writer) post(stem string) *post {
@@ -431,7 +460,7 @@ func (w *writer) removeGroup(g *group) {
 		w.y.free = append(w.y.free, id)
 		w.y.live--
 	}
-	w.merge(&az, true)
+	w.unmerge(&az, newIDSet(g.ids))
 }
 
 // without returns ids without id, in a new slice.
@@ -616,6 +645,11 @@ type analyzer struct {
 	// written, its stem's posting (nil for a stop word): tools share
 	// most of their words, and a word seen once is not stemmed again.
 	texts map[string]text
+	// recent holds words of texts looked up lately, each in a slot by
+	// its length and first bytes: a text's words are mostly a few
+	// hundred frequent ones, and a look here costs less than one in texts.
+	recent *[1 << recentBits]recentText
+	schema scanner // scratch for reading input schemas
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -648,6 +682,10 @@ func (az *analyzer) posting(s string) *local {
 // capital if upper), nil for a stop word: in a hint or a description they
 // would post nearly every tool.
 func (az *analyzer) text(raw string, upper bool) text {
+	slot := &az.recent[recentSlot(raw)]
+	if slot.raw == raw {
+		return slot.t
+	}
 	t, ok := az.texts[raw]
 	if !ok {
 		word := raw
@@ -659,8 +697,27 @@ func (az *analyzer) text(raw string, upper bool) text {
 		}
 		az.texts[raw] = t
 	}
+	*slot = recentText{raw, t}
 	return t
 }
+
+// recentText is a slot of analyzer.recent.
+type recentText struct {
+	raw string
+	t   text
+}
+
+// recentSlot is where word raw may be in analyzer.recent: by its length
+// and first bytes.
+func recentSlot(raw string) int {
+	h := uint64(len(raw))
+	for i := range min(len(raw), 8) {
+		h = h<<8 | uint64(raw[i])
+	}
+	return int((h * 0x9E3779B97F4A7C15) >> (64 - recentBits))
+}
+
+const recentBits = 10
 
 // putPlain counts tool id among those that have lp's stem by a plain word.
 func (lp *local) putPlain(id int32) {
@@ -686,7 +743,7 @@ func (lp *local) put(id int32, f int) {
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts, az.texts = map[string]*local{}, map[string]text{}
+		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
 	}
 	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
@@ -717,7 +774,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		default:
 			mark(word, s, fName)
 		}
-		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s]})
+		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s], stop: isStop(word), verb: verbClass(word)})
 	})
 	// Stop words are matched in names only (get_me).
 	text := func(f int) func(string, bool, bool) {
@@ -732,29 +789,9 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	}
 	splitRaw(t.SearchHint, text(fHint))
 	splitRaw(t.Description, text(fDesc))
-	schemaTexts(t.InputSchema, func(s string) { splitRaw(s, text(fSchema)) })
+	schema := text(fSchema) // made once per tool, not per text
+	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
-}
-
-// schemaTexts calls f with the name and the description of each property
-// of an input schema's top level. A schema that is not an object with
-// properties has none.
-func schemaTexts(schema json.RawMessage, f func(text string)) {
-	if len(schema) == 0 {
-		return
-	}
-	var s struct {
-		Properties map[string]struct {
-			Description string `json:"description"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(schema, &s) != nil {
-		return
-	}
-	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		f(name)
-		f(s.Properties[name].Description)
-	}
 }
 
 // writeCompact writes compact(s) to b.

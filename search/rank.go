@@ -147,6 +147,8 @@ type scores struct {
 	hits    []int32
 	touched []int32    // the tools the keyword being scored reached
 	ex      *explainer // nil unless explaining
+	named   idSet      // the tools of the servers a label names (plan.servers)
+	phrases map[string]phraseWord
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -227,6 +229,9 @@ func (x *Index) score(text string, ex *explainer) *scores {
 		if s.score[id] == 0 && !slices.Contains(s.hits, id) {
 			s.hits = append(s.hits, id)
 		}
+	}
+	if len(p.servers) > 0 {
+		s.named = newIDSet(slices.Concat(p.servers...))
 	}
 	for _, id := range s.hits {
 		s.sc.scale[id], s.sc.class[id] = s.computeScale(id), s.computeClass(id)

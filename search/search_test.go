@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/execlua/execlua/internal/cputime"
+	"github.com/execlua/execlua/internal/realpool"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/render"
 )
@@ -542,13 +543,26 @@ func BenchmarkSearch10k(b *testing.B) {
 // run may wait for the CPU), and p50, p95 and the worst are taken over the
 // queries. raw-p95 is over every single run.
 func BenchmarkQueryLatency10k(b *testing.B) {
-	x := NewIndex(bigPool(b, 10000))
+	latencies(b, NewIndex(bigPool(b, 10000)), evalArgs(b))
+}
+
+// evalArgs are the queries of the evaluation set (dev, test and test2) as
+// ToolSearch arguments.
+func evalArgs(b *testing.B) []json.RawMessage {
 	var args []json.RawMessage
 	for _, path := range []string{"../testdata/search/eval/dev.json", "../testdata/search/eval/test.json", "../testdata/search/eval/test2.json"} {
 		for _, qq := range loadQueries(b, path) {
 			args = append(args, json.RawMessage(q(qq.Query)))
 		}
 	}
+	return args
+}
+
+// latencies runs each of args once per iteration and reports p50, p95 and
+// the worst over the queries, a query's cost being the median of its runs
+// (the machine is shared: a single run may wait for the CPU), and raw-p95
+// over every single run.
+func latencies(b *testing.B, x *Index, args []json.RawMessage) {
 	took := make([][]time.Duration, len(args))
 	var all []time.Duration
 	for b.Loop() {
@@ -622,5 +636,86 @@ func BenchmarkServer20Of10k(b *testing.B) {
 	b.Run("update-unchanged", func(b *testing.B) {
 		tools := bigPool(b, 10000)
 		loopCPU(b, func() { x.Update(tools) })
+	})
+}
+
+// realTools maps real tools/list entries (package realpool) to pool tools
+// the way a host registers them: name, description, schemas, search hint
+// and the read-only and destructive hints.
+func realTools(tb testing.TB, listings []realpool.Listing) []pool.Tool {
+	tb.Helper()
+	tools := make([]pool.Tool, len(listings))
+	for i, l := range listings {
+		var e struct {
+			Description  string
+			InputSchema  json.RawMessage
+			OutputSchema json.RawMessage
+			Annotations  struct{ ReadOnlyHint, DestructiveHint *bool }
+			Meta         struct {
+				SearchHint string `json:"anthropic/searchHint"`
+			} `json:"_meta"`
+		}
+		if err := json.Unmarshal(l.Entry, &e); err != nil {
+			tb.Fatalf("%s/%s: %v", l.Server, l.Name, err)
+		}
+		tools[i] = pool.Tool{
+			Name: pool.MCPName(l.Server, l.Name), Description: e.Description, Kind: pool.MCP,
+			Server: l.Server, ServerTool: l.Name, SearchHint: e.Meta.SearchHint,
+			InputSchema: e.InputSchema, OutputSchema: e.OutputSchema,
+			Annotations: pool.Annotations{ReadOnlyHint: e.Annotations.ReadOnlyHint, DestructiveHint: e.Annotations.DestructiveHint},
+		}
+	}
+	return tools
+}
+
+// Building the Index for 10,000 real tools: descriptions of about 270
+// characters and input schemas of about 1,000 (target at most 50 ms).
+func BenchmarkNewIndexReal10k(b *testing.B) {
+	tools := realTools(b, realpool.Pool(10_000))
+	b.ReportAllocs()
+	loopCPU(b, func() { NewIndex(tools) })
+}
+
+// realQueries are queries of every kind over the real pool's servers:
+// keywords, sentences with values, questions, typos, names.
+var realQueries = []string{
+	"list issues", "create pull request", "send message", "search code", "take screenshot",
+	"query database", "list files", "get weather", "navigate", "commit",
+	"open a pull request from my feature branch into main",
+	"post a message to the #general channel saying the deploy is done",
+	"what tables are in the postgres database",
+	"how do I click a button on the page",
+	"which files changed in the last commit",
+	"read the contents of config.yaml in the repo acme/widgets",
+	"find the Notion page about the Q3 roadmap",
+	"is there an open issue about the login timeout?",
+	"screenshoot the page", "serch repositoreis", "kubernets pods", "craete issue",
+	"mcp__github-03__create_pull_request", "sql", "get",
+}
+
+// The latency of a query over 10,000 real tools, as
+// BenchmarkQueryLatency10k measures it, for realQueries and the
+// evaluation set's queries (target p95 at most 1 ms).
+func BenchmarkQueryLatencyReal10k(b *testing.B) {
+	args := evalArgs(b)
+	for _, qq := range realQueries {
+		args = append(args, json.RawMessage(q(qq)))
+	}
+	latencies(b, NewIndex(realTools(b, realpool.Pool(10_000))), args)
+}
+
+// A 20-tool real server joining an index of 10,000 real tools, and
+// leaving it (target at most 1 ms each).
+func BenchmarkServerReal10k(b *testing.B) {
+	x := NewIndex(realTools(b, realpool.Pool(10_000)))
+	server := realTools(b, realpool.Server("notion", "late"))[:20]
+	with := x.WithServer("late", server)
+	b.Run("join", func(b *testing.B) {
+		b.ReportAllocs()
+		loopCPU(b, func() { x.WithServer("late", server) })
+	})
+	b.Run("leave", func(b *testing.B) {
+		b.ReportAllocs()
+		loopCPU(b, func() { with.WithoutServer("late") })
 	})
 }

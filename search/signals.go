@@ -3,7 +3,7 @@ package search
 import (
 	"fmt"
 	"math/bits"
-	"slices"
+	"strings"
 )
 
 // The scorer's signals: what a tool's score gets beyond its keywords'
@@ -121,7 +121,7 @@ func (n *nameScan) word(nw nameWord) {
 	if !ok {
 		// A stop word of a name (getTransitionsForJiraIssue) is not left
 		// uncovered, unless it is the name's verb (like in like_tweet).
-		if !isStop(nw.word) || verbClass(nw.word) != noVerb {
+		if !nw.stop || nw.verb != noVerb {
 			n.words++
 			n.prev = -1
 		}
@@ -140,7 +140,7 @@ func (n *nameScan) word(nw nameWord) {
 // change, destroy, run). A question asks to read: a tool named to change
 // or destroy is not its answer (what streams can I join).
 func (n *nameScan) verb(nw nameWord) {
-	c := verbClass(nw.word)
+	c := nw.verb
 	if c == noVerb {
 		return
 	}
@@ -183,25 +183,27 @@ func (n *nameScan) form(nw nameWord, r reach) {
 // and then scales the score.
 func (s *scores) finishPhrase(id int32) {
 	rk := s.x.rk
-	p := s.plan
 	var pairs, written uint64
 	prev := -2
-	splitWords(s.x.entry(id).tool.Description, func(word string, whole bool) {
-		if whole || isStop(word) {
+	splitRaw(s.x.entry(id).tool.Description, func(raw string, upper, whole bool) {
+		if whole {
 			return
 		}
-		r, ok := p.byStem[stem(word)]
-		if !ok {
+		w := s.phraseWord(raw, upper)
+		if w.stop {
+			return
+		}
+		if !w.found {
 			prev = -2
 			return
 		}
-		if r.pos == prev+1 && r.pos < 64 {
+		if r := w.r; r.pos == prev+1 && r.pos < 64 {
 			pairs |= 1 << r.pos
 		}
-		if r.literal && r.pos < 64 && p.kws[r.k].word == word {
-			written |= 1 << r.pos
+		if w.written && w.r.pos < 64 {
+			written |= 1 << w.r.pos
 		}
-		prev = r.pos
+		prev = w.r.pos
 	})
 	phrase := rk.phrase * float64(bits.OnesCount64(pairs))
 	surface := rk.descSurface * float64(bits.OnesCount64(written))
@@ -210,6 +212,35 @@ func (s *scores) finishPhrase(id int32) {
 		s.ex.signal(id, sigDescSurface, surface, fmt.Sprintf("keywords written as in the description: %d", bits.OnesCount64(written)))
 	}
 	s.score[id] = (s.score[id] + phrase + surface) * s.scale(id)
+}
+
+// phraseWord is what finishPhrase reads from a word of a description:
+// a stop word, or the keyword it reaches, if any, and whether as written.
+type phraseWord struct {
+	stop, found, written bool
+	r                    reach
+}
+
+// phraseWord reads the description word raw (with a capital if upper),
+// once per query: the tools in the running share most of their words.
+func (s *scores) phraseWord(raw string, upper bool) phraseWord {
+	if w, ok := s.phrases[raw]; ok {
+		return w
+	}
+	if s.phrases == nil {
+		s.phrases = map[string]phraseWord{}
+	}
+	word := raw
+	if upper {
+		word = strings.ToLower(raw)
+	}
+	var w phraseWord
+	if w.stop = isStop(word); !w.stop {
+		w.r, w.found = s.plan.byStem[stem(word)]
+		w.written = w.found && w.r.literal && s.plan.kws[w.r.k].word == word
+	}
+	s.phrases[raw] = w
+	return w
 }
 
 // computeScale is what multiplies a tool's score and bonuses: the share
@@ -224,7 +255,7 @@ func (s *scores) computeScale(id int32) float64 {
 	if s.ex != nil {
 		s.ex.signal(id, sigCoord, coord, fmt.Sprintf("covers %.2f of the query's weight %.2f", s.covered[id], p.weight))
 	}
-	if len(p.servers) > 0 && !slices.ContainsFunc(p.servers, func(ids []int32) bool { return slices.Contains(ids, id) }) {
+	if len(p.servers) > 0 && !s.named.has(id) {
 		coord *= rk.labelled
 		if s.ex != nil {
 			s.ex.signal(id, sigLabelled, rk.labelled, "the query names another server")

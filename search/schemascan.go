@@ -1,0 +1,416 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// schemaTexts calls f with the name and the description of each property
+// of an input schema's top level, in the order of the names. A schema that
+// is not an object with properties has none, and neither has one that is
+// not valid JSON or not of that shape (a property that is not an object, a
+// description that is not a string).
+//
+// Reading the schemas was most of building an index of real tools, so a
+// schema is scanned once, in place, and only the texts are copied; what
+// the scan is not sure of (escapes in keys, repeated or differently cased
+// keys, a null where an object was expected) is left to encoding/json,
+// which defines the result. sc is scratch space, reused from schema to
+// schema.
+func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string)) {
+	if len(schema) == 0 {
+		return
+	}
+	props, ok := sc.scan(schema)
+	slices.SortFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	if !ok || repeatedName(props) {
+		props = decodeProperties(schema)
+	}
+	for _, p := range props {
+		f(p.name)
+		f(p.description)
+	}
+}
+
+// repeatedName reports whether sorted props name one property twice: left
+// to encoding/json, where the last one counts.
+func repeatedName(props []property) bool {
+	for i := 1; i < len(props); i++ {
+		if props[i].name == props[i-1].name {
+			return true
+		}
+	}
+	return false
+}
+
+// property is one property of a schema's top level. The scanner notes
+// where its texts are in its copy first.
+type property struct {
+	name, description string
+	nameAt, descAt    [2]int
+}
+
+// decodeProperties reads a schema's properties with encoding/json.
+func decodeProperties(schema json.RawMessage) []property {
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	out := make([]property, 0, len(s.Properties))
+	for name, p := range s.Properties {
+		out = append(out, property{name: name, description: p.Description})
+	}
+	slices.SortFunc(out, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// scan reads schema s's properties as decodeProperties does, or reports
+// that it cannot be sure of the answer. Every value it skips is checked to
+// be valid JSON, so a schema it accepts is one encoding/json accepts. The
+// texts share one copy of their bytes; the properties are valid until the
+// next scan.
+func (sc *scanner) scan(s []byte) ([]property, bool) {
+	sc.s, sc.i, sc.texts, sc.props = s, 0, sc.texts[:0], sc.props[:0]
+	seen := false
+	ok := sc.object(func(key []byte) bool {
+		switch {
+		case string(key) == "properties" && !seen:
+			seen = true
+			return sc.properties()
+		case strings.EqualFold(string(key), "properties"):
+			return false // a repeated or differently cased key: merged by encoding/json
+		}
+		return sc.value(0)
+	})
+	sc.space()
+	if !ok || sc.i != len(s) {
+		return nil, false
+	}
+	texts := string(sc.texts)
+	for i := range sc.props {
+		p := &sc.props[i]
+		p.name, p.description = texts[p.nameAt[0]:p.nameAt[1]], texts[p.descAt[0]:p.descAt[1]]
+	}
+	return sc.props, true
+}
+
+// scanner reads JSON text s from i on, copying the texts it keeps to
+// texts and noting the properties it read in props.
+type scanner struct {
+	s     []byte
+	i     int
+	texts []byte
+	props []property
+}
+
+// maxScanDepth bounds the nesting the scanner follows; deeper schemas
+// are left to encoding/json.
+const maxScanDepth = 100
+
+func (sc *scanner) space() {
+	for sc.i < len(sc.s) {
+		switch sc.s[sc.i] {
+		case ' ', '\t', '\n', '\r':
+			sc.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips white space and reports whether the next byte is c, taking
+// it if so.
+func (sc *scanner) next(c byte) bool {
+	sc.space()
+	if sc.i < len(sc.s) && sc.s[sc.i] == c {
+		sc.i++
+		return true
+	}
+	return false
+}
+
+// object reads an object, calling member with each key (as written, with
+// no escapes and in ASCII) with the scanner at its value; member reads the
+// value and reports whether it could.
+func (sc *scanner) object(member func(key []byte) bool) bool {
+	if !sc.next('{') {
+		return false
+	}
+	if sc.next('}') {
+		return true
+	}
+	for {
+		key, ok := sc.plainString()
+		if !ok || !sc.next(':') || !member(key) {
+			return false
+		}
+		if sc.next('}') {
+			return true
+		}
+		if !sc.next(',') {
+			return false
+		}
+	}
+}
+
+// properties reads the properties object: each property an object whose
+// description, if it has one, is a string.
+func (sc *scanner) properties() bool {
+	return sc.object(func(name []byte) bool {
+		p := property{nameAt: sc.keep(name)}
+		described := false
+		ok := sc.object(func(key []byte) bool {
+			switch {
+			case string(key) == "description" && !described:
+				described = true
+				var ok bool
+				p.descAt, ok = sc.stringValue()
+				return ok
+			case strings.EqualFold(string(key), "description"):
+				return false
+			}
+			return sc.value(2)
+		})
+		sc.props = append(sc.props, p)
+		return ok
+	})
+}
+
+// keep copies text to texts and returns where it is there.
+func (sc *scanner) keep(text []byte) [2]int {
+	start := len(sc.texts)
+	sc.texts = append(sc.texts, text...)
+	return [2]int{start, len(sc.texts)}
+}
+
+// plainString reads a string with no escapes, of printable ASCII: a key
+// encoding/json matches exactly as written.
+func (sc *scanner) plainString() ([]byte, bool) {
+	sc.space()
+	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
+		return nil, false
+	}
+	for j := sc.i + 1; j < len(sc.s); j++ {
+		switch c := sc.s[j]; {
+		case c == '"':
+			out := sc.s[sc.i+1 : j]
+			sc.i = j + 1
+			return out, true
+		case c < 0x20 || c == '\\' || c >= utf8.RuneSelf:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// stringValue reads a string, keeping it as encoding/json decodes it.
+func (sc *scanner) stringValue() ([2]int, bool) {
+	sc.space()
+	start := sc.i
+	if !sc.str() {
+		return [2]int{}, false
+	}
+	raw := sc.s[start+1 : sc.i-1]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return sc.keep(raw), true
+	}
+	from := len(sc.texts)
+	sc.texts = unquote(sc.texts, raw)
+	return [2]int{from, len(sc.texts)}, true
+}
+
+// value skips one valid value at nesting depth.
+func (sc *scanner) value(depth int) bool {
+	sc.space()
+	if sc.i >= len(sc.s) || depth > maxScanDepth {
+		return false
+	}
+	switch c := sc.s[sc.i]; c {
+	case '"':
+		return sc.str()
+	case '{':
+		return sc.object(func([]byte) bool { return sc.value(depth + 1) })
+	case '[':
+		sc.i++
+		if sc.next(']') {
+			return true
+		}
+		for sc.value(depth + 1) {
+			if sc.next(']') {
+				return true
+			}
+			if !sc.next(',') {
+				return false
+			}
+		}
+		return false
+	case 't':
+		return sc.literal("true")
+	case 'f':
+		return sc.literal("false")
+	case 'n':
+		return sc.literal("null")
+	}
+	return sc.number()
+}
+
+func (sc *scanner) literal(word string) bool {
+	if bytes.HasPrefix(sc.s[sc.i:], []byte(word)) {
+		sc.i += len(word)
+		return true
+	}
+	return false
+}
+
+// str skips a valid string: no control characters, only JSON's escapes.
+func (sc *scanner) str() bool {
+	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
+		return false
+	}
+	for j := sc.i + 1; j < len(sc.s); j++ {
+		switch c := sc.s[j]; {
+		case c == '"':
+			sc.i = j + 1
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			j++
+			if j >= len(sc.s) {
+				return false
+			}
+			switch sc.s[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(sc.s) || !isHex4(sc.s[j+1:j+5]) {
+					return false
+				}
+				j += 4
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+func isHex4(s []byte) bool {
+	for i := range 4 {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// number skips a number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (sc *scanner) number() bool {
+	s, i := sc.s, sc.i
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		if i = digits(s, i+1); i < 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i = digits(s, i); i < 0 {
+			return false
+		}
+	}
+	sc.i = i
+	return true
+}
+
+// digits returns the end of the run of digits at i, or -1 if there is none.
+func digits(s []byte, i int) int {
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// unquote appends the text of a valid JSON string's contents raw (between
+// its quotes) to out, as encoding/json decodes it: escapes replaced, a
+// lone surrogate and invalid UTF-8 by U+FFFD.
+func unquote(out, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\' && raw[i+1] == 'u':
+			r := hex4(raw[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				var r2 rune = -1
+				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2 = hex4(raw[i+2 : i+6])
+				}
+				if pair := utf16.DecodeRune(r, r2); pair != unicode.ReplacementChar {
+					r = pair
+					i += 6
+				} else {
+					r = unicode.ReplacementChar
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		case c == '\\':
+			out = append(out, unescaped[raw[i+1]])
+			i += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			out = utf8.AppendRune(out, r)
+			i += size
+		}
+	}
+	return out
+}
+
+// unescaped is the character each one-letter escape stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hex4 reads four hex digits (checked by str).
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c <= 'F':
+			c -= 'A' - 10
+		default:
+			c -= 'a' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
