@@ -105,6 +105,7 @@ type entry struct {
 	listed     int32
 	deprecated bool
 	descNorm   float32 // descNorm of its description
+	args       string  // its arguments' compact names, each after a NUL byte
 }
 
 // effect is what a call of a tool may do, from its annotations, in the
@@ -539,7 +540,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
-	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations), deprecated: deprecated(t.Description), descNorm: descNorm(descWords(t.Description))}
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, args: a.args, effect: effectOf(&t.Annotations), deprecated: deprecated(t.Description), descNorm: descNorm(descWords(t.Description))}
 	a.nameKeys(func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
@@ -555,6 +556,9 @@ func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
 type analysis struct {
 	lower, ownLower string
 	own             []nameWord
+	// args are the compact names of the input schema's arguments, each
+	// after a NUL byte (argNamed).
+	args string
 }
 
 // parallelMin is the number of tools from which reading them is shared
@@ -732,14 +736,22 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	}
 	splitRaw(t.SearchHint, text(fHint))
 	splitRaw(t.Description, text(fDesc))
-	schemaTexts(t.InputSchema, func(s string) { splitRaw(s, text(fSchema)) })
+	var args strings.Builder
+	schemaTexts(t.InputSchema, func(s string, name bool) {
+		if name {
+			args.WriteByte(0)
+			writeCompact(&args, s)
+		}
+		splitRaw(s, text(fSchema))
+	})
+	a.args = args.String()
 	return a
 }
 
-// schemaTexts calls f with the name and the description of each property
-// of an input schema's top level. A schema that is not an object with
-// properties has none.
-func schemaTexts(schema json.RawMessage, f func(text string)) {
+// schemaTexts calls f with the name (name true) and the description of
+// each property of an input schema's top level. A schema that is not an
+// object with properties has none.
+func schemaTexts(schema json.RawMessage, f func(text string, name bool)) {
 	if len(schema) == 0 {
 		return
 	}
@@ -752,8 +764,8 @@ func schemaTexts(schema json.RawMessage, f func(text string)) {
 		return
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		f(name)
-		f(s.Properties[name].Description)
+		f(name, true)
+		f(s.Properties[name].Description, false)
 	}
 }
 

@@ -145,8 +145,10 @@ type scores struct {
 	// aside) that reach it.
 	covered []float64
 	hits    []int32
-	touched []int32    // the tools the keyword being scored reached
-	ex      *explainer // nil unless explaining
+	touched []int32 // the tools the keyword being scored reached
+	// argBound bounds the argument signal: its weight per noun before an id.
+	argBound float64
+	ex       *explainer // nil unless explaining
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -332,6 +334,12 @@ func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
 // running.
 func (s *scores) best(k int) []int32 {
 	cands := s.hits
+	s.argBound = 0
+	for i := range s.plan.kws {
+		if s.plan.kws[i].single {
+			s.argBound += s.x.rk.argument
+		}
+	}
 	for _, round := range []struct {
 		bound  func(id int32) float64
 		finish func(id int32)
@@ -382,7 +390,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 func (s *scores) nameBound(id int32) float64 {
 	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.argBound + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
