@@ -620,6 +620,8 @@ type analyzer struct {
 	// written, its stem's posting (nil for a stop word): tools share
 	// most of their words, and a word seen once is not stemmed again.
 	texts map[string]text
+	// args is room for a tool's arguments' names (analysis.args).
+	args []byte
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -736,15 +738,19 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	}
 	splitRaw(t.SearchHint, text(fHint))
 	splitRaw(t.Description, text(fDesc))
-	var args strings.Builder
+	az.args = az.args[:0]
 	schemaTexts(t.InputSchema, func(s string, name bool) {
 		if name {
-			args.WriteByte(0)
-			writeCompact(&args, s)
+			az.args = append(az.args, 0)
+			for _, r := range s {
+				if c := compactRune(r); c >= 0 {
+					az.args = utf8.AppendRune(az.args, c)
+				}
+			}
 		}
 		splitRaw(s, text(fSchema))
 	})
-	a.args = args.String()
+	a.args = string(az.args)
 	return a
 }
 

@@ -146,8 +146,9 @@ type scores struct {
 	covered []float64
 	hits    []int32
 	touched []int32 // the tools the keyword being scored reached
-	// argBound bounds the argument signal: its weight per noun before an id.
-	argBound float64
+	// argNouns are the keywords that are nouns before an id, for the
+	// argument signal.
+	argNouns []string
 	ex       *explainer // nil unless explaining
 }
 
@@ -334,10 +335,12 @@ func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
 // running.
 func (s *scores) best(k int) []int32 {
 	cands := s.hits
-	s.argBound = 0
-	for i := range s.plan.kws {
-		if s.plan.kws[i].single {
-			s.argBound += s.x.rk.argument
+	s.argNouns = s.argNouns[:0]
+	if s.x.rk.argument != 0 {
+		for i := range s.plan.kws {
+			if k := &s.plan.kws[i]; k.single && !k.stop {
+				s.argNouns = append(s.argNouns, k.word)
+			}
 		}
 	}
 	for _, round := range []struct {
@@ -390,7 +393,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 func (s *scores) nameBound(id int32) float64 {
 	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.argBound + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + rk.argument*float64(len(s.argNouns)) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {

@@ -117,17 +117,9 @@ func (s *scores) finishName(id int32) {
 // run_id) takes such an id. args are the tool's arguments' compact names,
 // each after a NUL byte.
 func (n *nameScan) arguments(args string) {
-	rk := n.s.x.rk
-	if rk.argument == 0 || args == "" {
-		return
-	}
-	for i := range n.s.plan.kws {
-		k := &n.s.plan.kws[i]
-		if !k.single || k.stop {
-			continue
-		}
-		if c := compact(k.word); len(c) >= 2 && strings.Contains(args, "\x00"+c) {
-			n.add(sigArgument, rk.argument, k.word)
+	for _, w := range n.s.argNouns {
+		if c := compact(w); len(c) >= 2 && strings.Contains(args, "\x00"+c) {
+			n.add(sigArgument, n.s.x.rk.argument, w)
 		}
 	}
 }
