@@ -76,8 +76,9 @@
 //     among them (policy set attach workspace); the words after called,
 //     named or titled are values (a repo called infra-notes is no request
 //     about notes); an acronym's plural is the acronym (PRs); ties between
-//     tools of one server go to the one it lists first. Builtins score on
-//     the same evidence as MCP tools.
+//     tools of one server go to the one it lists first; a noun before an
+//     id (issue 88) favours a tool with an argument named for it
+//     (issue_number). Builtins score on the same evidence as MCP tools.
 //   - The query's verb is its first word that is no stop word, value or
 //     server name, unless a later clause (after a comma, and its please
 //     or can you) begins with a verb after one whose verb is missing,
@@ -91,7 +92,8 @@
 //     pool does not know weigh as values (a capitalized name does not: it
 //     matches nothing anyway), and a value implies what it is (notes.md a file, owner/name a
 //     repository, a URL, an address, a #channel or hashtag, r/name a
-//     subreddit, a phone number a phone, an SQL statement an SQL query);
+//     subreddit, a phone number a phone, an SQL statement an SQL query,
+//     and so does a request said like one: insert a row into users);
 //     so do ids even when a description gives them as examples (letters
 //     and digits alternating: y4xb93i), and a weekday after next, every or
 //     on (due next monday, not the monday server). What a message is to

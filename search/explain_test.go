@@ -148,6 +148,7 @@ func TestSignalsShow(t *testing.T) {
 		{"labelled", "algolia: add a record", "another server"},
 		{"intent", "list clusters", "a query that reads, a tool that writes"},
 		{"deprecated", "read a file as text", "says it is deprecated"},
+		{"argument", "get the plan of run 42", `"run"`},
 	}
 	x := NewIndex(rulePool())
 	var tested []string

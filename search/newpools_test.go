@@ -34,7 +34,7 @@ var newSets = []struct {
 	{14, upToWith(12, 12), [2]float64{84, 95}, [2]float64{82, 96}, true},
 	{15, upToWith(12, 13), [2]float64{77, 88}, [2]float64{78, 93}, true},
 	{16, upToWith(14, 14), [2]float64{86, 94}, [2]float64{81, 92}, true},
-	{17, upToWith(14, 15), [2]float64{79, 94}, [2]float64{76, 93}, true},
+	{17, upToWith(14, 15), [2]float64{78, 94}, [2]float64{76, 93}, true},
 	{18, upToWith(16, 16), [2]float64{84, 97}, [2]float64{84, 96}, true},
 	{19, upToWith(16, 17), [2]float64{83, 94}, [2]float64{81, 93}, true},
 	{20, upToWith(18, 18), [2]float64{86, 96}, [2]float64{88, 97}, true},

@@ -60,6 +60,9 @@ type Weights struct {
 	// Deprecated multiplies the score of a tool whose description says it
 	// is deprecated (1: no effect).
 	Deprecated float64
+	// Argument is added per noun before an id (issue 88) that names an
+	// argument of the tool (issue_number).
+	Argument float64
 }
 
 // DefaultWeights are the weights the ranking was measured with, chosen on
@@ -75,6 +78,7 @@ func DefaultWeights() Weights {
 		Cover: 2, Surface: 0.3, Plural: 0.6, One: 1, Named: 4, Order: 0.5, Head: 1, Verb: 0.7, Asks: 5,
 		Phrase: 0.2, DescSurface: 0.1,
 		Deprecated: deprecatedScale,
+		Argument:   1,
 	}
 }
 
@@ -100,6 +104,7 @@ type ranking struct {
 	idfPower, coord, labelled                                float64
 	cover, surface, plural, one, named, order, head, verb    float64
 	asks, phrase, descSurface, deprecated                    float64
+	argument                                                 float64
 	// off holds the disabled rules and switches.
 	off map[string]bool
 	// The switches, resolved: whether a word the vocabulary knows is not
@@ -149,7 +154,8 @@ func resolve(w Weights, disable []string) *ranking {
 		idfPower: w.IDFPower, coord: w.Coord, labelled: w.Labelled,
 		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, named: w.Named, order: w.Order, head: w.Head, verb: w.Verb,
 		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface, deprecated: w.Deprecated,
-		off: map[string]bool{},
+		argument: w.Argument,
+		off:      map[string]bool{},
 	}
 	for _, name := range disable {
 		if off, ok := signalOff[name]; ok {
@@ -193,6 +199,7 @@ var signalOff = map[string]func(*ranking){
 	"asks":         func(r *ranking) { r.asks = 0 },
 	"labelled":     func(r *ranking) { r.labelled = 1 },
 	"deprecated":   func(r *ranking) { r.deprecated = 1 },
+	"argument":     func(r *ranking) { r.argument = 0 },
 }
 
 // switchNames are the switches outside the analyzer's rules: how a

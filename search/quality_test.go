@@ -265,6 +265,8 @@ func TestSignalsEarnTheirPlace(t *testing.T) {
 		{"repeats", "a word said as a value, then again, is no value"},
 		{"labelled", "a label that names a server says where to look"},
 		{"through", "a server after via, in or on says where to look"},
+		{"sql-spoken", "a request shaped like an SQL statement implies one"},
+		{"argument", "a noun before an id names an argument (issue_number)"},
 	} {
 		got := all(off.name)
 		t.Logf("without %-42s %s", off.what, line(got))

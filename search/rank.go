@@ -145,10 +145,13 @@ type scores struct {
 	// aside) that reach it.
 	covered []float64
 	hits    []int32
-	touched []int32    // the tools the keyword being scored reached
-	ex      *explainer // nil unless explaining
-	named   idSet      // the tools of the servers a label names (plan.servers)
-	phrases map[string]phraseWord
+	touched []int32 // the tools the keyword being scored reached
+	// argNouns are the keywords that are nouns before an id, for the
+	// argument signal.
+	argNouns []string
+	ex       *explainer // nil unless explaining
+	named    idSet      // the tools of the servers a label names (plan.servers)
+	phrases  map[string]phraseWord
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -337,6 +340,14 @@ func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
 // running.
 func (s *scores) best(k int) []int32 {
 	cands := s.hits
+	s.argNouns = s.argNouns[:0]
+	if s.x.rk.argument != 0 {
+		for i := range s.plan.kws {
+			if k := &s.plan.kws[i]; k.single && !k.stop {
+				s.argNouns = append(s.argNouns, k.word)
+			}
+		}
+	}
 	for _, round := range []struct {
 		bound  func(id int32) float64
 		finish func(id int32)
@@ -387,7 +398,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 func (s *scores) nameBound(id int32) float64 {
 	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + rk.argument*float64(len(s.argNouns)) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {

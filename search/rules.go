@@ -55,6 +55,7 @@ var ruleList = ruleSet{
 		{name: "noun-before-id", apply: ruleNounBeforeID},
 		{name: "words", core: true, apply: ruleWords},
 		{name: "implies", apply: ruleImplies},
+		{name: "sql-spoken", apply: ruleSQLSpoken},
 		{name: "said-label", needs: []string{"said"}, apply: ruleSaidLabel},
 		{name: "label", apply: ruleLabel},
 		{name: "through", apply: ruleThrough},
@@ -431,6 +432,36 @@ func ruleWords(pl *planner) bool {
 // file, a channel.
 func ruleImplies(pl *planner) bool {
 	for _, w := range strings.Fields(pl.tok.implies) {
+		pl.imply(w)
+	}
+	return true
+}
+
+// ruleSQLSpoken: a request said the way an SQL statement is written,
+// in lowercase, implies an SQL query as a statement does (sqlStatements):
+// a verb that starts one (insert, delete, update, select), then the rows
+// or table it acts on and a clause word (into, from, set, where, values):
+// "insert a row into users", "delete rows older than 2020 from the
+// events table". A select reads, the others write.
+func ruleSQLSpoken(pl *planner) bool {
+	verb := strings.ToUpper(pl.lw)
+	if !sqlStart[verb] || verb == "WITH" {
+		return true
+	}
+	var rows, clause bool
+	for _, t := range pl.toks[pl.i+1:] {
+		w := strings.ToLower(strings.Trim(t.text, "\"'`(),.?!"))
+		rows = rows || sqlObjects[w]
+		clause = clause || sqlClause[strings.ToUpper(w)]
+	}
+	if !rows || !clause {
+		return true
+	}
+	does := "write"
+	if verb == "SELECT" {
+		does = "read"
+	}
+	for _, w := range []string{"sql", "query", does} {
 		pl.imply(w)
 	}
 	return true

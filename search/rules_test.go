@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -39,7 +40,18 @@ func rulePool() []pool.Tool {
 		mcpTool("fs", "read_text", "DEPRECATED: use read_file instead. Read a file as text."),
 		mcpTool("github", "list_pull_requests", "List pull requests (PRs) of a repository."),
 		mcpTool("bugsnag", "list_errors", "List errors."),
+		withArgs(mcpTool("runs", "get_plan", "Get the plan of a run."), "run_id"),
 	}
+}
+
+// withArgs gives t an input schema of string arguments named names.
+func withArgs(t pool.Tool, names ...string) pool.Tool {
+	props := map[string]any{}
+	for _, n := range names {
+		props[n] = map[string]string{"type": "string"}
+	}
+	t.InputSchema, _ = json.Marshal(map[string]any{"type": "object", "properties": props})
+	return t
 }
 
 // Each rule of the analyzer fires on a query it is written for, notes
@@ -64,6 +76,7 @@ func TestRulesFire(t *testing.T) {
 		{"clauses", "the cluster broke, delete it", `"delete" may be the query's`},
 		{"noun-before-id", "get order 4417", `"4417" names one order`},
 		{"implies", "read notes.md", "implies file"},
+		{"sql-spoken", "delete rows older than 2020 from the events table", "implies sql"},
 		{"said-label", "tweet: we are live", `after "tweet:"`},
 		{"label", "algolia: add a record", "look in algolia"},
 		{"through", "send the report via mailgun", "look in mailgun"},
@@ -134,5 +147,69 @@ func TestRulesTraceChangesNothing(t *testing.T) {
 		if len(fired) == 0 || a.head != b.head || a.verb != b.verb || len(a.kws) != len(b.kws) {
 			t.Errorf("%q: plans differ with a trace (%d rules fired)", query, len(fired))
 		}
+	}
+}
+
+// TestSQLSpoken: a lowercase request shaped like an SQL statement (its
+// verb, the rows or table it acts on, a clause word) implies an SQL query
+// that reads or writes; the same verbs about other things imply nothing.
+func TestSQLSpoken(t *testing.T) {
+	t.Parallel()
+	x := NewIndex(rulePool())
+	for _, c := range []struct {
+		query string
+		want  []string // the words implied, in order; nil: the rule does not fire
+	}{
+		{"insert a row into users with email bob@example.com", []string{"sql", "query", "write"}},
+		{"select the rows from orders where total is over 100", []string{"sql", "query", "read"}},
+		{"delete the file from the repo", nil},   // no rows or table
+		{"list the tables in the database", nil}, // no verb of a statement
+		{"insert rows for the new hires", nil},   // no clause word
+		{"with rows from the orders table", nil}, // with starts no spoken statement
+	} {
+		var fired []Fired
+		x.plan(c.query, &fired)
+		var got []string
+		for _, f := range fired {
+			if f.Rule == "sql-spoken" {
+				got = append(got, strings.TrimPrefix(f.Did, "implies "))
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: sql-spoken implied %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
+// TestArgumentSignal: a noun before an id (issue 12) favours, between
+// tools that match alike, the one with an argument named for the noun
+// (issue_number); turned off, the tie goes to the server's listing order.
+func TestArgumentSignal(t *testing.T) {
+	t.Parallel()
+	tools := []pool.Tool{
+		withArgs(mcpTool("notes", "save_note", "Save a note on an issue."), "page_id", "text"),
+		withArgs(mcpTool("notes", "store_note", "Save a note on an issue."), "issueNumber", "text"),
+	}
+	x := NewIndex(tools)
+	first := func(x *Index, query string) string {
+		res, err := x.Search(json.RawMessage(q(query)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Matches[0].Name
+	}
+	if got := first(x, "note for issue 12"); got != "mcp__notes__store_note" {
+		t.Errorf("note for issue 12: first %s, want the tool with issueNumber", got)
+	}
+	// An issue named by no id is no argument's value.
+	if got := first(x, "note for the issue"); got != "mcp__notes__save_note" {
+		t.Errorf("note for the issue: first %s, want the listing order", got)
+	}
+	off, err := x.WithOptions(&Options{Disable: []string{"argument"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := first(off, "note for issue 12"); got != "mcp__notes__save_note" {
+		t.Errorf("argument off: first %s, want the listing order", got)
 	}
 }

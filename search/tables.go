@@ -50,6 +50,7 @@ var (
 	dateWords       = lex.set("dates")
 	sqlStart        = lex.set("sql-start")
 	sqlClause       = lex.set("sql-clause")
+	sqlObjects      = lex.set("sql-object")
 )
 
 // lexicon/roles.txt
