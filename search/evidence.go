@@ -31,6 +31,22 @@ func deprecated(description string) bool {
 	return deprecationNotice.MatchString(strings.TrimSpace(description))
 }
 
+// noticeWord reports whether a word of a description, as written, is one
+// a deprecation notice needs: the index runs deprecated only on a
+// description that has one (the expression on every description was half
+// of building an index of real tools).
+func noticeWord(raw string) bool {
+	switch len(raw) {
+	case 6:
+		return strings.EqualFold(raw, "legacy")
+	case 7:
+		return strings.EqualFold(raw, "instead")
+	case 8:
+		return strings.EqualFold(raw, "obsolete")
+	}
+	return len(raw) > 8 && strings.EqualFold(raw[:8], "deprecat")
+}
+
 // namingWords introduce what a thing is to be called: the words after
 // them are its name, a value, not a topic ("a repo called infra-notes" is
 // no request about notes).
@@ -92,17 +108,6 @@ const (
 // words.
 func descNorm(n int) float32 {
 	return float32(1 / (1 - descLengthB + descLengthB*float64(max(n, descRefWords))/descRefWords))
-}
-
-// descWords counts the words of a description.
-func descWords(description string) int {
-	n := 0
-	splitWords(description, func(_ string, whole bool) {
-		if !whole {
-			n++
-		}
-	})
-	return n
 }
 
 // acronymPlural is an acronym written in capitals with a plural s (PRs,

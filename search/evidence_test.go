@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/execlua/execlua/pool"
@@ -109,8 +110,28 @@ func TestDescNorm(t *testing.T) {
 	if short, long := descNorm(10), descNorm(300); short != 1 || !(long < 1 && long > 0) {
 		t.Errorf("descNorm(10) = %v, descNorm(300) = %v: want 1 and below 1", short, long)
 	}
-	if got := descWords("Reads a file, then returns it."); got != 6 {
-		t.Errorf("descWords = %d, want 6", got)
+	// The index counts a description's words as it reads them
+	// : 60 words weigh as descNorm(60).
+	x := NewIndex([]pool.Tool{mcpTool("s", "t", strings.Repeat("read the file ", 20))})
+	if got, want := x.meta(0).descNorm, descNorm(60); got != want {
+		t.Errorf("descNorm of a 60-word description = %v, want %v", got, want)
+	}
+}
+
+// Only a description that says so is deprecated, whatever its case, and
+// the key words alone are not enough (the index looks for them first).
+func TestDeprecatedNeedsTheNotice(t *testing.T) {
+	for text, want := range map[string]bool{
+		"DEPRECATED: use read_text_file instead.":                   true,
+		"This tool is Obsolete.":                                    true,
+		"Read a file.":                                              false,
+		"Get legacy User Reports.":                                  false,
+		"Use search_code instead of grep if the user names a repo.": false,
+	} {
+		x := NewIndex([]pool.Tool{mcpTool("s", "t", text)})
+		if got := x.meta(0).deprecated; got != want {
+			t.Errorf("%q: deprecated %v, want %v", text, got, want)
+		}
 	}
 }
 

@@ -569,7 +569,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
-	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, args: a.args, effect: effectOf(&t.Annotations), deprecated: deprecated(t.Description), descNorm: descNorm(descWords(t.Description))}
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, args: a.args, effect: effectOf(&t.Annotations), deprecated: a.deprecated, descNorm: a.descNorm}
 	a.nameKeys(func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
@@ -588,6 +588,10 @@ type analysis struct {
 	// args are the compact names of the input schema's arguments, each
 	// after a NUL byte (argNamed).
 	args string
+	// deprecated and descNorm: whether the description says the tool is
+	// deprecated, and the weight of a match in it by its length.
+	deprecated bool
+	descNorm   float32
 }
 
 // parallelMin is the number of tools from which reading them is shared
@@ -794,7 +798,15 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		}
 	}
 	splitRaw(t.SearchHint, text(fHint))
-	splitRaw(t.Description, text(fDesc))
+	desc, descWords, notice := text(fDesc), 0, false
+	splitRaw(t.Description, func(raw string, upper, whole bool) {
+		if !whole {
+			descWords++
+			notice = notice || noticeWord(raw)
+		}
+		desc(raw, upper, whole)
+	})
+	a.descNorm, a.deprecated = descNorm(descWords), notice && deprecated(t.Description)
 	schema := text(fSchema) // made once per tool, not per text
 	az.args = az.args[:0]
 	az.schema.schemaTexts(t.InputSchema, func(s string, name bool) {
