@@ -20,7 +20,7 @@ test:
 # their tables (-v). They measure quality, not behaviour, and take minutes
 # under the race detector, so they are not in `test`; CI runs them too.
 eval:
-	$(GO) test -tags eval -count=1 -v -run '^Test(Quality|SignalsEarnTheirPlace)' ./search/
+	$(GO) test -tags eval -count=1 -v -run '^Test(Quality|RulesAndSignalsEarnTheirPlace)' ./search/
 
 # `test` three times in a row with two CPU-bound processes beside it: the
 # suite must pass on a busy machine (.ci/stress).

@@ -77,6 +77,22 @@ func developmentHalves() []evalHalf {
 	return halves
 }
 
+// frozenHalves are the halves never tuned on: test and test2, test3, the
+// held-out test4, test5 to test27 and the real pool's (real/test).
+func frozenHalves() []evalHalf {
+	halves := []evalHalf{
+		{"test", upTo(1), "../testdata/search/eval/test.json"},
+		{"test2", upTo(1), "../testdata/search/eval/test2.json"},
+		{"test3", upTo(2), "../testdata/search/eval3/test3.json"},
+		{"test4", upTo(3), "../testdata/search/eval4/test4.json"},
+		{"realtest", realPoolTools, "../testdata/search/real/test.json"},
+	}
+	for _, set := range newSets {
+		halves = append(halves, newHalf("test", set.n, set.pool))
+	}
+	return halves
+}
+
 // upToWith is the first n evaluation pools and the one at i: eval14's
 // and eval15's queries were written against the first twelve and their
 // own, at the same time, eval16's and eval17's against the first

@@ -99,7 +99,6 @@ type keyword struct {
 	part       bool     // on or call of on-call, when oncall is a word of the pool
 	joined     bool     // oncall of on-call
 	misspelt   bool     // no word of the pool nor of the vocabulary: its near spellings stand for it
-	single     bool     // a noun before an id: one thing of its kind (order 4417)
 	stop       bool
 	vars       []variant
 }

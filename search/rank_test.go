@@ -350,26 +350,6 @@ func TestKnownWordsAreNoPrefixes(t *testing.T) {
 	t.Fatal("no keyword commute in the plan")
 }
 
-// What a message is to say is its content, weighed as values: telling
-// someone that a deploy failed is sending a message, not deploying.
-func TestMessageContentIsAValue(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("chat", "send_message", "Send a message to a channel."),
-		mcpTool("ci", "deploy_app", "Deploy the app to production and report whether the deploy failed."),
-		mcpTool("tracker", "add_comment", "Add a comment to a ticket."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"tell the team that the production deploy failed":           "mcp__chat__send_message",
-		"comment on the ticket saying the production deploy failed": "mcp__tracker__add_comment",
-	})
-	// Someone who says something is reported, not written to.
-	tools = []pool.Tool{
-		mcpTool("easypost", "get_tracker", "Get a tracker: where a shipment is now."),
-		mcpTool("quickbooks", "get_customer", "Get a customer."),
-	}
-	wantFirst(t, tools, map[string]string{"the customer says the box never arrived, where is it? easypost tracker": "mcp__easypost__get_tracker"})
-}
-
 // A question reads: the tool named for reading wins what matches alike.
 func TestQuestionsRead(t *testing.T) {
 	tools := []pool.Tool{

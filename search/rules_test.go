@@ -56,35 +56,17 @@ func TestRulesFire(t *testing.T) {
 		{"dotted-server", "post on rocket.chat", `"rocket.chat" -> rocketchat`},
 		{"acronym", "list open PRs", `"PRs" -> PR`},
 		{"keywords-intent", "cluster delete", "the intent is destroys"},
-		{"abbreviation", "p&l this year", `"p&l" -> profit loss`},
-		{"said", "post a note saying it is approved", `after "saying"`},
-		{"medium-first", "whatsapp mom that I'm late", `"whatsapp" sends to "mom"`},
-		{"posting", "tweet: we are live", `"tweet": a message may follow`},
-		{"date", "create an event next monday", `"monday" is a date`},
-		{"clauses", "the cluster broke, delete it", `"delete" may be the query's`},
-		{"noun-before-id", "get order 4417", `"4417" names one order`},
 		{"implies", "read notes.md", "implies file"},
-		{"said-label", "tweet: we are live", `after "tweet:"`},
 		{"label", "algolia: add a record", "look in algolia"},
 		{"through", "send the report via mailgun", "look in mailgun"},
-		{"repeats", "get secret 'api-key' from key vault, the key", `"key" said again is no value`},
-		{"negation", "don't delete the cluster", `"delete" is denied`},
-		{"states", "tickets that are open", `"are" "open" is a state`},
 		{"phrasal", "spin up a cluster", `"spin up" -> create, start, launch`},
 		{"compound", "who is on-call", `"on" "call" -> oncall`},
 		{"phrasal-apart", "turn the dag back on", `"turn" ... "on" -> enable, start`},
 		{"medium", "email the report to finance", `"email" sends what follows`},
-		{"medium-send", "whatsapp mom that I'm late", "the verb is send"},
-		{"why", "why is my dag not showing", "implies error"},
-		{"question-implies", "when is the next event", "implies date"},
-		{"batch", "update the orders in one go", "implies bulk"},
-		{"copula", "is the door open", `"is" asks: no verb`},
+		{"medium-send", "email the report to finance", "the verb is send"},
 		{"question", "which tickets are open", `"which" asks: it reads`},
 		{"state", "are the lights on", "implies state"},
-		{"api", "bugsnag api", "a closing api asks for the service"},
-		{"into", "turn an address into coordinates", `"turn" ... into -> convert`},
 		{"senses", "open the page", `"open" "page" -> navigate, visit, goto`},
-		{"made-states", "make the entry live", "make ... -> "},
 		// Core rules, which stay on, note what they did too.
 		{"exact-name", "mcp__fs__read_file", `"mcp__fs__read_file" names 1 tool(s)`},
 		{"is-value", "read notes.md", `"notes.md" is a value`},
@@ -127,7 +109,7 @@ func TestRulesFire(t *testing.T) {
 func TestRulesTraceChangesNothing(t *testing.T) {
 	t.Parallel()
 	x := NewIndex(rulePool())
-	for _, query := range []string{"spin up a cluster", "whatsapp mom that I'm late", "is the door open"} {
+	for _, query := range []string{"spin up a cluster", "email the report to finance", "is the door open"} {
 		var fired []Fired
 		a, b := x.plan(query, nil), x.plan(query, &fired)
 		a.rk, b.rk = nil, nil

@@ -31,7 +31,6 @@ const (
 	sigSurface                   // a keyword written as in the name
 	sigPlural                    // a plural keyword written as in the name
 	sigOne                       // a plural keyword whose singular is in the name
-	sigNamed                     // a noun before an id, in the plural in the name
 	sigOrder                     // name words in the query's order
 	sigCover                     // the share of the name the query covers
 	sigPhrase                    // query words next to each other in the description
@@ -46,7 +45,7 @@ const (
 // signalNames are the signals' names, as Explain shows them.
 var signalNames = [nSignals]string{
 	sigVerb: "verb", sigAsks: "asks", sigHead: "head", sigSurface: "surface", sigPlural: "plural",
-	sigOne: "one", sigNamed: "named", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
+	sigOne: "one", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
 	sigDescSurface: "desc-surface", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
 	sigDeprecated: "deprecated",
 }
@@ -59,7 +58,6 @@ var signalReasons = [nSignals]string{
 	sigSurface: "written as in the name:",
 	sigPlural:  "a plural written as in the name:",
 	sigOne:     "a plural, and the name has the singular:",
-	sigNamed:   "a noun before an id, and the name has the plural:",
 	sigOrder:   "in the query's order:",
 }
 
@@ -157,9 +155,7 @@ func (n *nameScan) verb(nw nameWord) {
 // form: a keyword written as in the name (issue, not issues; a near
 // spelling of five letters or more counts) gains, a plural one more
 // (list_envelopes); a plural whose singular is the name's word loses
-// (envelopes asks for many, get_envelope reads one), as does a noun
-// before an id whose plural is the name's (order QZ3M0P9RST reads one,
-// list_orders lists many).
+// (envelopes asks for many, get_envelope reads one).
 func (n *nameScan) form(nw nameWord, r reach) {
 	p, rk := n.s.plan, n.s.x.rk
 	k := &p.kws[r.k]
@@ -172,8 +168,6 @@ func (n *nameScan) form(nw nameWord, r reach) {
 		}
 	case r.literal && singular(w) != w && singular(w) == nw.word:
 		n.add(sigOne, -rk.one, nw.word)
-	case r.literal && k.single && singular(nw.word) == w:
-		n.add(sigNamed, -rk.named, nw.word)
 	}
 }
 

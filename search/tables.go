@@ -21,47 +21,31 @@ var (
 )
 
 // lexicon/senses.txt
-var (
-	senses     = lex.senses("senses")
-	madeStates = lex.lists("made")
-	intoVerbs  = lex.phrases("into")
-)
+var senses = lex.senses("senses")
 
 // lexicon/forms.txt
-var (
-	irregularPlurals = lex.phrases("plurals")
-	abbreviations    = lex.phrases("abbreviations")
-)
+var irregularPlurals = lex.phrases("plurals")
 
 // lexicon/function.txt
 var (
-	stopWords       = lex.set("stop")
-	negations       = lex.set("negations")
-	determiners     = lex.set("determiners")
-	particles       = lex.set("particles")
-	copulas         = lex.set("copulas")
-	politeWords     = lex.set("polite")
-	throughWords    = lex.set("through")
-	yesNo           = lex.set("yes-no")
-	questionWords   = lex.set("questions")
-	questionImplies = lex.phrases("question-implies")
-	batchPhrases    = lex.pairs("batch")
-	weekdays        = lex.set("weekdays")
-	dateWords       = lex.set("dates")
-	sqlStart        = lex.set("sql-start")
-	sqlClause       = lex.set("sql-clause")
+	stopWords     = lex.set("stop")
+	negations     = lex.set("negations")
+	determiners   = lex.set("determiners")
+	particles     = lex.set("particles")
+	politeWords   = lex.set("polite")
+	throughWords  = lex.set("through")
+	yesNo         = lex.set("yes-no")
+	questionWords = lex.set("questions")
+	sqlStart      = lex.set("sql-start")
+	sqlClause     = lex.set("sql-clause")
 )
 
 // lexicon/roles.txt
 var (
-	readVerbs    = lex.set("read")
-	actVerbs     = lex.set("act")
-	runVerbs     = lex.set("run")
-	harmVerbs    = lex.set("harm")
-	browseVerbs  = lex.set("browse")
-	postWords    = lex.set("post")
-	mediumWords  = lex.set("medium")
-	messageNouns = lex.set("message")
-	sayWords     = lex.set("say")
-	tellWords    = lex.set("tell")
+	readVerbs   = lex.set("read")
+	actVerbs    = lex.set("act")
+	runVerbs    = lex.set("run")
+	harmVerbs   = lex.set("harm")
+	browseVerbs = lex.set("browse")
+	mediumWords = lex.set("medium")
 )
