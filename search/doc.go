@@ -26,8 +26,8 @@
 //     the input schema), how it matched (the word itself, its plural or
 //     singular, a derived form such as deployment for deploy, a curated
 //     synonym or broader word, a looser relation, a prefix, one edit away
-//     for words of five letters or more (two letters swapped for four),
-//     unless the vocabulary knows the word), and how rare the word is in
+//     for words of five letters or more (two letters swapped for four)),
+//     and how rare the word is in
 //     the pool. The curated vocabulary (lexicon/) is written from general
 //     knowledge of what tools do; a phrasal verb (spin up, tear down)
 //     means its verb, also with its object between (turn the dag back on)
@@ -44,9 +44,7 @@
 //     two swapped letters away (task); a near spelling may also drop or
 //     mistype the second letter (hurly, hourly). A final y after a
 //     consonant stems as i, so movie and movies, reply and replied meet.
-//     Among other keywords, the start of a longer name word (transit of
-//     transitions) is no substring match, unless the rest is a word too
-//     (code of codeclimate). A pair written with a hyphen joins even when
+//     A pair written with a hyphen joins even when
 //     short (to-do), and joins the next word too (to-do lists, todolists);
 //     two stop words written apart never do (for me is no forme).
 //   - A server's words weigh more than a description's: a query that names

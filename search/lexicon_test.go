@@ -25,7 +25,7 @@ func TestLexiconLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	bound := map[string]bool{}
-	for _, m := range regexp.MustCompile(`lex\.(\w+)\("([a-z-]+)"\)`).FindAllStringSubmatch(string(src), -1) {
+	for _, m := range regexp.MustCompile(`lx\.(\w+)\("([a-z-]+)"\)`).FindAllStringSubmatch(string(src), -1) {
 		if bound[m[2]] {
 			t.Errorf("tables.go binds table %s twice", m[2])
 		}

@@ -102,15 +102,12 @@ type ranking struct {
 	asks, phrase, descSurface, deprecated                    float64
 	// off holds the disabled rules and switches.
 	off map[string]bool
-	// The switches, resolved: whether a word the vocabulary knows is not
-	// taken for a prefix or a misspelling (known), whether a word with no
-	// e to drop is no form of words whose e was dropped (folds, taks is
-	// no take), whether among other keywords the start of a longer name
-	// word is no substring match (word-start: transit, transitions), and
+	// The switches, resolved: whether a word with no e to drop is no
+	// form of words whose e was dropped (folds, taks is no take), and
 	// whether annotations weigh against the query's intent (intent).
 	// descLength: whether a description match weighs by the
 	// description's length (descNorm).
-	known, folds, wordStart, intent, descLength bool
+	folds, intent, descLength bool
 	// rules are the analyzer's rules that are on, by stage.
 	rules ruleSet
 }
@@ -159,7 +156,7 @@ func resolve(w Weights, disable []string) *ranking {
 		}
 	}
 	rk.rules = enabledRules(rk.off)
-	rk.known, rk.folds, rk.wordStart, rk.intent = !rk.off["known"], !rk.off["folds"], !rk.off["word-start"], !rk.off["intent"]
+	rk.folds, rk.intent = !rk.off["folds"], !rk.off["intent"]
 	rk.descLength = !rk.off["desc-length"]
 	return rk
 }
@@ -196,7 +193,7 @@ var signalOff = map[string]func(*ranking){
 
 // switchNames are the switches outside the analyzer's rules: how a
 // keyword's variants are looked up, substrings, and the intent signal.
-var switchNames = []string{"known", "folds", "word-start", "intent", "desc-length"}
+var switchNames = []string{"folds", "intent", "desc-length"}
 
 // SignalNames are the names of the scorer's signals and switches, which
 // Options.Disable turns off.

@@ -285,12 +285,6 @@ func (s *scores) matchSubstrings(k *keyword) {
 	subs := x.substrings(c)
 	w := rk.substring * math.Pow(x.idf(int32(len(subs))), rk.idfPower)
 	for _, id := range subs {
-		// Among other keywords, the start of a longer word of the name
-		// is another word (transit of transitions, time of timezone):
-		// sql in mysql and log in worklog count.
-		if !p.single && rk.wordStart && x.startsWord(id, c) {
-			continue
-		}
 		s.set(id, w, fSubstring, c)
 		if p.single {
 			s.tier[id] = max(s.tier[id], tierSubstring)
@@ -432,7 +426,7 @@ func (x *Index) variants(k *keyword) {
 	doubt := ok && rk.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
 	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true, how: howWord})
-	} else if !isStop(k.word) && !k.particle && !(rk.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
+	} else if !isStop(k.word) && !k.particle { // can is no prefix of cancel; down of tear down no prefix of download
 		k.misspelt = !ok
 		if doubt {
 			k.vars = append(k.vars, variant{stem: k.stem, q: rk.typo, p: p, how: howTypo})
@@ -528,22 +522,6 @@ var letterPairs = func() (pairs [26][26]string) {
 	return pairs
 }()
 
-// knows reports whether the vocabulary reaches a word of the pool from
-// keyword k: then k is a word in its own right (transit reaches
-// directions), neither cut short nor misspelled, and is not looked up
-// as a prefix (of transition) or a near spelling.
-func (x *Index) knows(k *keyword) bool {
-	key := tableKey(k.word)
-	for _, ss := range [][]string{synonymTable[key], relatedTable[key], derive(k.word)} {
-		for _, s := range ss {
-			if _, ok := x.words.get(s); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // dottedServer returns the server a token such as rocket.chat or
 // monday.com names: the letters of the whole token, or of what comes
 // before its last dot, when they are a server's name, or the name of a
@@ -584,16 +562,6 @@ func sameLetters(s, c string) bool {
 	return c == ""
 }
 
-// addressee reports whether tok can be whom a server used as
-// a verb sends to (whatsapp mom, slack the team): a stop word, a value or
-// a word the pool does not have, not an object of the server's own
-// (woocommerce products).
-func (x *Index) addressee(tok token) bool {
-	w := bareWord(tok.text)
-	_, known := x.words.get(stem(w))
-	return tok.value || isStop(w) || !known
-}
-
 // bareWord is a token's text lowercased, without the punctuation and
 // quotes around it.
 func bareWord(text string) string {
@@ -608,30 +576,16 @@ func firstWord(all []keyword) string {
 	return all[0].word
 }
 
-// pastOrDenied reports whether the verb at h is past (finished) or
-// denied (can't make, never got): no request.
-func pastOrDenied(all []keyword, h int) bool {
-	w := all[h].word
-	if strings.HasSuffix(w, "ed") {
-		return true
-	}
-	for j := max(h-2, 0); j < h; j++ {
-		if negations[all[j].word] {
-			return true
-		}
-	}
-	return false
-}
-
-// phrasalVerbs are the verbs of the phrasal pairs (take of take down).
-var phrasalVerbs = func() map[string]bool {
+// verbsOf is the verbs of phrasal verbs pairs (take of take down):
+// phrasalVerbs of phrasal.
+func verbsOf(pairs map[string][]string) map[string]bool {
 	out := map[string]bool{}
-	for pair := range phrasal {
+	for pair := range pairs {
 		v, _, _ := strings.Cut(pair, " ")
 		out[v] = true
 	}
 	return out
-}()
+}
 
 // isParticle reports whether w is an adverb particle that can stand after a
 // verb's object (turn it on, shut it down, let them know), unlike a
@@ -849,25 +803,6 @@ func bareName(text string) string {
 // maxKeywords bounds the work one query can cause (the host, not the
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
-
-// startsWord reports whether sub begins a longer word of tool id's own
-// name.
-func (x *Index) startsWord(id int32, sub string) bool {
-	for _, nw := range x.entry(id).own {
-		if len(nw.word) > len(sub) && strings.HasPrefix(nw.word, sub) && !x.compound(nw.word[len(sub):]) {
-			return true
-		}
-	}
-	return false
-}
-
-// compound reports whether rest, what follows a word at the start of a
-// longer one, is a word of the pool itself: outbound is out and bound,
-// codeclimate code and climate, but transitions is no transit and ions.
-func (x *Index) compound(rest string) bool {
-	_, ok := x.words.get(stem(rest))
-	return len(rest) >= 4 && ok
-}
 
 // substrings returns the tools whose compact name contains sub.
 func (x *Index) substrings(sub string) []int32 {
