@@ -122,7 +122,7 @@
 // ranking reads it by. synonyms.txt holds the synonym groups of verbs and
 // nouns and the looser relations, narrower.txt the narrower words,
 // phrasal.txt the phrasal verbs, senses.txt the verbs' senses by object,
-// function.txt the function words (stop words, determiners, particles,
+// function.txt the function words (stop words, particles,
 // question words, words that begin an SQL statement), roles.txt the
 // words by the role they give a query (read, change, destroy, run;
 // browsing, sending), forms.txt irregular plurals. In

@@ -610,11 +610,6 @@ func tokens(text string) []token {
 	fs, clauses := fields(text)
 	for n, f := range fs {
 		t := token{text: f, value: quote != 0, clause: clauses[n] && quote == 0}
-		// A clause begins after its polite or modal words too (please
-		// file it, can you log it).
-		if n > 0 && out[n-1].clause && politeWords[strings.ToLower(out[n-1].text)] {
-			t.clause = true
-		}
 		// A word ending in a colon is a label (tweet:, snowflake:), no
 		// value.
 		if label := strings.TrimSuffix(f, ":"); len(label) < len(f) && label != "" && !strings.ContainsAny(label, "@/:") {

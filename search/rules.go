@@ -492,7 +492,7 @@ func rulePhrasalApart(pl *planner) bool {
 // question (what text is on the page) it is no verb.
 func ruleMedium(pl *planner) bool {
 	all, h := pl.all, pl.p.head
-	if h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) && !questionWords[pl.firstWord()] {
+	if h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || all[h-1].weight == 1) && !questionWords[pl.firstWord()] {
 		pl.medium, pl.said = true, true
 		if pl.trace != nil {
 			pl.note("%q sends what follows", all[h].word)

@@ -24,7 +24,7 @@ var senses map[string][]sense
 var irregularPlurals map[string]string
 
 // lexicon/function.txt
-var stopWords, determiners, particles, politeWords, throughWords, yesNo, questionWords, sqlStart, sqlClause map[string]bool
+var stopWords, particles, throughWords, yesNo, questionWords, sqlStart, sqlClause map[string]bool
 
 // lexicon/roles.txt
 var readVerbs, actVerbs, runVerbs, harmVerbs, browseVerbs, mediumWords map[string]bool
@@ -51,8 +51,7 @@ func bindLexicon(lx lexicon) {
 	narrower = lx.lists("narrower")
 	phrasal, apart = lx.lists("phrasal"), lx.lists("apart")
 	senses = lx.senses("senses")
-	stopWords, determiners = lx.set("stop"), lx.set("determiners")
-	particles, politeWords, throughWords = lx.set("particles"), lx.set("polite"), lx.set("through")
+	stopWords, particles, throughWords = lx.set("stop"), lx.set("particles"), lx.set("through")
 	yesNo, questionWords = lx.set("yes-no"), lx.set("questions")
 	sqlStart, sqlClause = lx.set("sql-start"), lx.set("sql-clause")
 	readVerbs, actVerbs, runVerbs, harmVerbs = lx.set("read"), lx.set("act"), lx.set("run"), lx.set("harm")
