@@ -6,7 +6,7 @@ FUZZTIME ?= 10s
 
 SOAK_RUNS ?= 150
 
-.PHONY: test eval stress-test bench bench-all fuzz demo fmt lint soak
+.PHONY: test eval eval-lexicon eval-lexicon-entries stress-test bench bench-all fuzz demo fmt lint soak
 
 # vet + the race detector over every package: the one command CI runs.
 # The timeout is a hang guard well above a loaded machine's package time
@@ -20,7 +20,16 @@ test:
 # their tables (-v). They measure quality, not behaviour, and take minutes
 # under the race detector, so they are not in `test`; CI runs them too.
 eval:
-	$(GO) test -tags eval -count=1 -v -run '^Test(Quality|SignalsEarnTheirPlace)' ./search/
+	$(GO) test -tags eval -count=1 -v -run '^Test(Quality|RulesAndSignalsEarnTheirPlace)' ./search/
+
+# The lexicon's ablation: each table (eval-lexicon, minutes) or each
+# entry (eval-lexicon-entries, about an hour) left out in turn, every
+# pool indexed again, judged on the frozen halves (docs/search.md).
+eval-lexicon:
+	$(GO) test -tags 'eval evallexicon' -count=1 -v -timeout 30m -run '^TestLexiconTablesEarnTheirPlace$$' ./search/
+
+eval-lexicon-entries:
+	$(GO) test -tags 'eval evallexicon' -count=1 -v -timeout 4h -run '^TestLexiconEntriesEarnTheirPlace$$' ./search/
 
 # `test` three times in a row with two CPU-bound processes beside it: the
 # suite must pass on a busy machine (.ci/stress).

@@ -26,28 +26,25 @@
 //     the input schema), how it matched (the word itself, its plural or
 //     singular, a derived form such as deployment for deploy, a curated
 //     synonym or broader word, a looser relation, a prefix, one edit away
-//     for words of five letters or more (two letters swapped for four),
-//     unless the vocabulary knows the word), and how rare the word is in
+//     for words of five letters or more (two letters swapped for four)),
+//     and how rare the word is in
 //     the pool. The curated vocabulary (lexicon/) is written from general
 //     knowledge of what tools do; a phrasal verb (spin up, tear down)
 //     means its verb, also with its object between (turn the dag back on)
 //     unless it means something else apart (kick a laptop off the network
 //     removes it); a verb's object chooses its sense (open a page visits
-//     it, open a pull request creates it, log or file a bug creates it),
-//     turning or making something into something else converts it, and
-//     breaking it into parts splits it; two words the pool writes as one
+//     it, open a pull request creates it, log or file a bug creates it);
+//     two words the pool writes as one
 //     (on-call, oncall) are that word, unless one of them names a server
 //     (in box is no inbox when Box is a server). Colloquial words (nuke,
-//     grab, VM, convo) and abbreviations (P&L) mean what they stand for,
-//     and agent nouns their verbs (generator, generate). A word with no e
+//     grab, VM, convo) mean what they stand for, and agent nouns their
+//     verbs (generator, generate). A word with no e
 //     to drop (taks) is no form of the pool's words whose e the stemmer
 //     dropped (take): it reaches them as a near spelling, and short words
 //     two swapped letters away (task); a near spelling may also drop or
 //     mistype the second letter (hurly, hourly). A final y after a
 //     consonant stems as i, so movie and movies, reply and replied meet.
-//     Among other keywords, the start of a longer name word (transit of
-//     transitions) is no substring match, unless the rest is a word too
-//     (code of codeclimate). A pair written with a hyphen joins even when
+//     A pair written with a hyphen joins even when
 //     short (to-do), and joins the next word too (to-do lists, todolists);
 //     two stop words written apart never do (for me is no forme).
 //   - A server's words weigh more than a description's: a query that names
@@ -76,16 +73,9 @@
 //     among them (policy set attach workspace); the words after called,
 //     named or titled are values (a repo called infra-notes is no request
 //     about notes); an acronym's plural is the acronym (PRs); ties between
-//     tools of one server go to the one it lists first; a noun before an
-//     id (issue 88) favours a tool with an argument named for it
-//     (issue_number). Builtins score on the same evidence as MCP tools.
+//     tools of one server go to the one it lists first. Builtins score on the same evidence as MCP tools.
 //   - The query's verb is its first word that is no stop word, value or
-//     server name, unless a later clause (after a comma, and its please
-//     or can you) begins with a verb after one whose verb is missing,
-//     past or denied (the customer got charged twice, refund one; can't
-//     make it, drop the reservation). After is or are that follow their
-//     subject, a verb's form is a state (tickets that are open), and
-//     making something a state (make the entry live) changes it.
+//     server name.
 //   - Stop words (and a request's filler: "could you", "I'd like to")
 //     count only in names (get_me for "who am I"), at a low weight; quoted
 //     text, paths, addresses, arguments (run_date=2026-12-01) and ids the
@@ -95,26 +85,16 @@
 //     subreddit, a phone number a phone, an SQL statement an SQL query,
 //     and so does a request said like one: insert a row into users);
 //     so do ids even when a description gives them as examples (letters
-//     and digits alternating: y4xb93i), and a weekday after next, every or
-//     on (due next monday, not the monday server). What a message is to
-//     say (after "saying" when a message is written, not "the customer
-//     says"; "that" after a verb of telling; the text after a label
-//     that follows a verb of posting: "tweet: we are live") weighs as
-//     values too; a server's name or a medium used as a verb before it
-//     (whatsapp mom that I'm late; not before an object of its own:
+//     and digits alternating: y4xb93i). A server's name or a medium used
+//     as a verb before what to say (whatsapp mom that I'm late; not
+//     before an object of its own:
 //     woocommerce products that are out of stock), or before whom it
 //     reaches (email the report to finance; not after a possessive:
 //     Karen's email), means sending it. A word ending in a colon is a
 //     label, no value (snowflake: list warehouses). A yes-no question (is
-//     the door open) asks for a state. A question with no verb of its own,
-//     a question on what is (is our app allowed to ...), and a
-//     why-question ask to read: no tool named to change or destroy answers
-//     them (what streams can I join), and why something fails asks for its
-//     errors; one that begins with when asks for a date, with where to
-//     track. A word said first as a value and again not ('stripe-api-key'
-//     from key vault) is no value. A noun before an id or a quoted name
-//     (order QZ3M0P9RST) names one of its kind: a name with its plural
-//     (list_orders) weighs less.
+//     the door open) asks for a state. A question with no verb of its own
+//     asks to read: no tool named to change or destroy answers it (what
+//     streams can I join).
 //   - Nothing is dropped: every tool a keyword matches is a hit, ranked.
 //     A query returns nothing only when no keyword matches anything.
 //   - For a single keyword the contract's tiers decide first (SRCH-5): a
@@ -142,10 +122,10 @@
 // ranking reads it by. synonyms.txt holds the synonym groups of verbs and
 // nouns and the looser relations, narrower.txt the narrower words,
 // phrasal.txt the phrasal verbs, senses.txt the verbs' senses by object,
-// function.txt the function words (stop words, determiners, particles,
-// question words, words before a date or an SQL statement), roles.txt
-// the words by the role they give a query (read, change, destroy, run;
-// posting, telling), forms.txt irregular plurals and abbreviations. In
+// function.txt the function words (stop words, particles,
+// question words, words that begin an SQL statement), roles.txt the
+// words by the role they give a query (read, change, destroy, run;
+// browsing, sending), forms.txt irregular plurals. In
 // each file a line beginning with # is a comment; [name: kind] begins a
 // table, and the comment under it says what the ranking uses it for. A
 // set's lines are words; a groups table has one group of words that mean

@@ -105,7 +105,6 @@ type entry struct {
 	listed     int32
 	deprecated bool
 	descNorm   float32 // descNorm of its description
-	args       string  // its arguments' compact names, each after a NUL byte
 }
 
 // effect is what a call of a tool may do, from its annotations, in the
@@ -569,7 +568,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
-	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, args: a.args, effect: effectOf(&t.Annotations), deprecated: a.deprecated, descNorm: a.descNorm}
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations), deprecated: a.deprecated, descNorm: a.descNorm}
 	a.nameKeys(func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
@@ -585,9 +584,6 @@ func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
 type analysis struct {
 	lower, ownLower string
 	own             []nameWord
-	// args are the compact names of the input schema's arguments, each
-	// after a NUL byte (argNamed).
-	args string
 	// deprecated and descNorm: whether the description says the tool is
 	// deprecated, and the weight of a match in it by its length.
 	deprecated bool
@@ -658,8 +654,6 @@ type analyzer struct {
 	// hundred frequent ones, and a look here costs less than one in texts.
 	recent *[1 << recentBits]recentText
 	schema scanner // scratch for reading input schemas
-	// args is room for a tool's arguments' names (analysis.args).
-	args []byte
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -808,19 +802,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	})
 	a.descNorm, a.deprecated = descNorm(descWords), notice && deprecated(t.Description)
 	schema := text(fSchema) // made once per tool, not per text
-	az.args = az.args[:0]
-	az.schema.schemaTexts(t.InputSchema, func(s string, name bool) {
-		if name {
-			az.args = append(az.args, 0)
-			for _, r := range s {
-				if c := compactRune(r); c >= 0 {
-					az.args = utf8.AppendRune(az.args, c)
-				}
-			}
-		}
-		splitRaw(s, schema)
-	})
-	a.args = string(az.args)
+	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
 }
 

@@ -25,7 +25,7 @@ func TestLexiconLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	bound := map[string]bool{}
-	for _, m := range regexp.MustCompile(`lex\.(\w+)\("([a-z-]+)"\)`).FindAllStringSubmatch(string(src), -1) {
+	for _, m := range regexp.MustCompile(`lx\.(\w+)\("([a-z-]+)"\)`).FindAllStringSubmatch(string(src), -1) {
 		if bound[m[2]] {
 			t.Errorf("tables.go binds table %s twice", m[2])
 		}
@@ -50,10 +50,11 @@ func TestLexiconLoads(t *testing.T) {
 			}
 		}
 	}
-	// The tables held about 2,770 word literals in Go; a file that stops
-	// loading entries (a header or a line format misread) shows here.
-	if words < 2700 {
-		t.Errorf("the lexicon holds %d words, want the 2,700 or more it was written with", words)
+	// The tables hold about 2,660 words since the pruning of issue 23
+	// (docs/search.md); a file that stops loading entries (a header or a
+	// line format misread) shows here.
+	if words < 2650 {
+		t.Errorf("the lexicon holds %d words, want the 2,650 or more it was written with", words)
 	}
 }
 

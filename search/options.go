@@ -51,18 +51,15 @@ type Weights struct {
 	// The signals added to a tool's score, as Explain names them: the
 	// share of its name covered, a keyword written as in the name, a
 	// plural one, a plural whose singular is the name's word (taken
-	// away), a noun before an id whose plural is the name's (taken away),
-	// name words in the query's order, the query's first word first in the
-	// name, the query's verb class the name's verb's, a question against a
-	// name that changes things (taken away), query words side by side in
-	// the description, keywords written as in the description.
-	Cover, Surface, Plural, One, Named, Order, Head, Verb, Asks, Phrase, DescSurface float64
+	// away), name words in the query's order, the query's first word
+	// first in the name, the query's verb class the name's verb's, a
+	// question against a name that changes things (taken away), query
+	// words side by side in the description, keywords written as in the
+	// description.
+	Cover, Surface, Plural, One, Order, Head, Verb, Asks, Phrase, DescSurface float64
 	// Deprecated multiplies the score of a tool whose description says it
 	// is deprecated (1: no effect).
 	Deprecated float64
-	// Argument is added per noun before an id (issue 88) that names an
-	// argument of the tool (issue_number).
-	Argument float64
 }
 
 // DefaultWeights are the weights the ranking was measured with, chosen on
@@ -75,10 +72,9 @@ func DefaultWeights() Weights {
 		Value: 0.3, Stop: 0.15, Implied: 0.5,
 		IDFPower: 0.5,
 		Coord:    0.75, Labelled: 0.6,
-		Cover: 2, Surface: 0.3, Plural: 0.6, One: 1, Named: 4, Order: 0.5, Head: 1, Verb: 0.7, Asks: 5,
+		Cover: 2, Surface: 0.3, Plural: 0.6, One: 1, Order: 0.5, Head: 1, Verb: 0.7, Asks: 5,
 		Phrase: 0.2, DescSurface: 0.1,
 		Deprecated: deprecatedScale,
-		Argument:   1,
 	}
 }
 
@@ -102,20 +98,16 @@ type ranking struct {
 	synonym, related, derived, nouns, prefix, typo, phrasalQ float64
 	value, stop, implied                                     float64
 	idfPower, coord, labelled                                float64
-	cover, surface, plural, one, named, order, head, verb    float64
+	cover, surface, plural, one, order, head, verb           float64
 	asks, phrase, descSurface, deprecated                    float64
-	argument                                                 float64
 	// off holds the disabled rules and switches.
 	off map[string]bool
-	// The switches, resolved: whether a word the vocabulary knows is not
-	// taken for a prefix or a misspelling (known), whether a word with no
-	// e to drop is no form of words whose e was dropped (folds, taks is
-	// no take), whether among other keywords the start of a longer name
-	// word is no substring match (word-start: transit, transitions), and
+	// The switches, resolved: whether a word with no e to drop is no
+	// form of words whose e was dropped (folds, taks is no take), and
 	// whether annotations weigh against the query's intent (intent).
 	// descLength: whether a description match weighs by the
 	// description's length (descNorm).
-	known, folds, wordStart, intent, descLength bool
+	folds, intent, descLength bool
 	// rules are the analyzer's rules that are on, by stage.
 	rules ruleSet
 }
@@ -152,10 +144,9 @@ func resolve(w Weights, disable []string) *ranking {
 		synonym:   w.Synonym, related: w.Related, derived: w.Derived, nouns: w.Nouns, prefix: w.Prefix, typo: w.Typo, phrasalQ: w.Phrasal,
 		value: w.Value, stop: w.Stop, implied: w.Implied,
 		idfPower: w.IDFPower, coord: w.Coord, labelled: w.Labelled,
-		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, named: w.Named, order: w.Order, head: w.Head, verb: w.Verb,
+		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, order: w.Order, head: w.Head, verb: w.Verb,
 		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface, deprecated: w.Deprecated,
-		argument: w.Argument,
-		off:      map[string]bool{},
+		off: map[string]bool{},
 	}
 	for _, name := range disable {
 		if off, ok := signalOff[name]; ok {
@@ -165,7 +156,7 @@ func resolve(w Weights, disable []string) *ranking {
 		}
 	}
 	rk.rules = enabledRules(rk.off)
-	rk.known, rk.folds, rk.wordStart, rk.intent = !rk.off["known"], !rk.off["folds"], !rk.off["word-start"], !rk.off["intent"]
+	rk.folds, rk.intent = !rk.off["folds"], !rk.off["intent"]
 	rk.descLength = !rk.off["desc-length"]
 	return rk
 }
@@ -189,7 +180,6 @@ var signalOff = map[string]func(*ranking){
 	"surface":      func(r *ranking) { r.surface = 0 },
 	"plural":       func(r *ranking) { r.plural, r.one = 0, 0 },
 	"one":          func(r *ranking) { r.one = 0 },
-	"named":        func(r *ranking) { r.named = 0 },
 	"order":        func(r *ranking) { r.order = 0 },
 	"phrase":       func(r *ranking) { r.phrase = 0 },
 	"head":         func(r *ranking) { r.head = 0 },
@@ -199,12 +189,11 @@ var signalOff = map[string]func(*ranking){
 	"asks":         func(r *ranking) { r.asks = 0 },
 	"labelled":     func(r *ranking) { r.labelled = 1 },
 	"deprecated":   func(r *ranking) { r.deprecated = 1 },
-	"argument":     func(r *ranking) { r.argument = 0 },
 }
 
 // switchNames are the switches outside the analyzer's rules: how a
 // keyword's variants are looked up, substrings, and the intent signal.
-var switchNames = []string{"known", "folds", "word-start", "intent", "desc-length"}
+var switchNames = []string{"folds", "intent", "desc-length"}
 
 // SignalNames are the names of the scorer's signals and switches, which
 // Options.Disable turns off.

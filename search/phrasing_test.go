@@ -8,22 +8,17 @@ import (
 	"github.com/execlua/execlua/pool"
 )
 
-// A word ending in a colon is a label, no value: after a verb of posting
-// the text after it is what to post; alone it qualifies what follows.
+// A word ending in a colon is a label, no value: it qualifies what
+// follows.
 func TestLabels(t *testing.T) {
 	t.Parallel()
 	tools := []pool.Tool{
-		mcpTool("twitter", "post_tweet", "Post a tweet."),
-		mcpTool("twitter", "like_tweet", "Like a tweet."),
-		mcpTool("shop", "list_live_products", "List the products that are live today."),
 		mcpTool("snowflake", "list_warehouses", "List the warehouses."),
 		mcpTool("bigquery", "list_datasets", "List the datasets and warehouses."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"tweet: we are live on product hunt today": "mcp__twitter__post_tweet",
-		"snowflake: list warehouses":               "mcp__snowflake__list_warehouses",
+		"snowflake: list warehouses": "mcp__snowflake__list_warehouses",
 	})
-	ruleMatters(t, tools, "tweet: we are live on product hunt today", "mcp__twitter__post_tweet", "said")
 }
 
 // A name's verb is never a stop word: like in like_tweet is left
@@ -51,28 +46,13 @@ func TestParticleIsNoPrefix(t *testing.T) {
 	wantFirst(t, tools, map[string]string{"tear down the VM for good": "mcp__digitalocean__droplet-delete"})
 }
 
-// Turning or making something into something else converts it.
-func TestIntoConverts(t *testing.T) {
-	t.Parallel()
+// r/name is a subreddit, as owner/name is a repository.
+func TestSubredditsAndRepositories(t *testing.T) {
 	tools := []pool.Tool{
-		mcpTool("maps", "geocode", "Convert a place name to coordinates."),
-		mcpTool("home", "turn_on", "Turn on a device by name."),
-	}
-	wantFirst(t, tools, map[string]string{"turn a city name into coordinates": "mcp__maps__geocode"})
-	ruleMatters(t, tools, "turn a city name into coordinates", "mcp__maps__geocode", "senses")
-}
-
-// Abbreviations stand for their words; r/name is a subreddit, as
-// owner/name is a repository.
-func TestAbbreviations(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("xero", "list-profit-and-loss", "Profit and loss report."),
-		mcpTool("xero", "list-accounts", "List accounts."),
 		mcpTool("reddit", "get_subreddit_info", "Get information about a community."),
 		mcpTool("github", "get_repository", "Get information about a repository."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"xero P&L by month":    "mcp__xero__list-profit-and-loss",
 		"info about r/golang":  "mcp__reddit__get_subreddit_info",
 		"info about golang/go": "mcp__github__get_repository",
 	})
@@ -88,24 +68,6 @@ func TestServerIsNoCompoundPart(t *testing.T) {
 	wantFirst(t, tools, map[string]string{
 		"read a contract stored in box": "mcp__box__box_read_file",
 	})
-}
-
-// A server's name or a medium first, before what to say, is a verb of
-// sending: whatsapp mom that I am late sends her a message.
-func TestMediumFirstSends(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("whatsapp", "send_message", "Send a WhatsApp message to a phone number."),
-		mcpTool("whatsapp", "get_chat", "Get a chat by its id."),
-		mcpTool("whatsapp", "list_messages", "List the messages of a chat."),
-		mcpTool("gmail", "send_email", "Send an email."),
-		mcpTool("gmail", "search_emails", "Search emails."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"whatsapp my mom at 34612345678 that I will be 20 minutes late": "mcp__whatsapp__send_message",
-		"email the team that the release is out":                        "mcp__gmail__send_email",
-	})
-	ruleMatters(t, tools, "whatsapp my mom at 34612345678 that I will be 20 minutes late", "mcp__whatsapp__send_message", "medium")
 }
 
 // With one keyword among stop words, the stop words set no tier (SRCH-5):
@@ -141,35 +103,19 @@ func TestQuestionsAskNoChange(t *testing.T) {
 	ruleMatters(t, tools, "what zulip streams can I join", "mcp__zulip__list_streams", "asks")
 }
 
-// Why something does not work asks to read its errors.
-func TestWhyReadsErrors(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("airflow", "post_dag_run", "Trigger a new DAG run."),
-		annotated(mcpTool("airflow", "list_import_errors", "List the errors of DAG files that failed to import."), true, false),
-	}
-	wantFirst(t, tools, map[string]string{"why isn't my new dag showing up": "mcp__airflow__list_import_errors"})
-	ruleMatters(t, tools, "why isn't my new dag showing up", "mcp__airflow__list_import_errors", "why")
-}
-
 // A verb's particle after its object means the phrasal verb (turn the
-// dag back on unpauses it), and a word said as a value and then again is
-// no value (key vault after 'stripe-api-key').
-func TestSeparatedParticlesAndRepeats(t *testing.T) {
+// dag back on unpauses it).
+func TestSeparatedParticles(t *testing.T) {
 	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("airflow", "unpause_dag", "Unpause a DAG so that it is scheduled again."),
 		mcpTool("airflow", "get_dag_details", "Get the details of a DAG."),
 		mcpTool("home", "HassTurnOn", "Turn on a device."),
-		mcpTool("vault", "read_secret", "Read a secret."),
-		mcpTool("azure", "keyvault_secret_get", "Get a secret from an Azure Key Vault."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"turn the nightly_etl dag back on":                       "mcp__airflow__unpause_dag",
-		"get secret 'stripe-api-key' from key vault kv-payments": "mcp__azure__keyvault_secret_get",
+		"turn the nightly_etl dag back on": "mcp__airflow__unpause_dag",
 	})
 	ruleMatters(t, tools, "turn the nightly_etl dag back on", "mcp__airflow__unpause_dag", "phrasal")
-	ruleMatters(t, tools, "get secret 'stripe-api-key' from key vault kv-payments", "mcp__azure__keyvault_secret_get", "repeats")
 }
 
 // Logging, filing or raising a bug creates one; logging hours is still a
@@ -191,9 +137,8 @@ func TestLogAndFileSenses(t *testing.T) {
 }
 
 // A label that names a server says where to look; a medium as the
-// query's verb, before whom it reaches, sends; a question on what is asks
-// to read, whatever word follows it.
-func TestLabelsMediaAndCopulas(t *testing.T) {
+// query's verb, before whom it reaches, sends.
+func TestLabelsAndMedia(t *testing.T) {
 	t.Parallel()
 	tools := []pool.Tool{
 		mcpTool("shop", "create_product", "Create a new product record."),
@@ -201,17 +146,13 @@ func TestLabelsMediaAndCopulas(t *testing.T) {
 		mcpTool("algolia", "saveObject", "Add or replace a record in an index."),
 		mcpTool("mail", "send_email", "Send an email."),
 		annotated(mcpTool("mail", "get_stats", "Email report: delivery statistics."), true, false),
-		mcpTool("auth0", "create_application", "Create a new application."),
-		annotated(mcpTool("auth0", "list_applications", "List applications with their allowed callback URLs."), true, false),
 	}
 	wantFirst(t, tools, map[string]string{
-		"algolia: add a new product record":                     "mcp__algolia__saveObject",
-		"email this week's report to finance@acme.io":           "mcp__mail__send_email",
-		"is our new auth0 app allowed to redirect to localhost": "mcp__auth0__list_applications",
+		"algolia: add a new product record":           "mcp__algolia__saveObject",
+		"email this week's report to finance@acme.io": "mcp__mail__send_email",
 	})
 	ruleMatters(t, tools, "algolia: add a new product record", "mcp__algolia__saveObject", "labelled")
 	ruleMatters(t, tools, "email this week's report to finance@acme.io", "mcp__mail__send_email", "medium")
-	ruleMatters(t, tools, "is our new auth0 app allowed to redirect to localhost", "mcp__auth0__list_applications", "question")
 }
 
 // A verb's particle apart from it means the phrasal verb only where the
@@ -233,18 +174,15 @@ func TestSplitPhrasalsAndAgentNouns(t *testing.T) {
 	})
 }
 
-// Breaking something into parts splits it; buying a domain registers it.
-func TestBreakIntoAndBuy(t *testing.T) {
+// Buying a domain registers it.
+func TestBuyRegisters(t *testing.T) {
 	t.Parallel()
 	tools := []pool.Tool{
-		mcpTool("pdf", "split_pdf", "Split a PDF into several files by page ranges."),
-		mcpTool("pdf", "compress_pdf", "Compress a PDF file."),
 		mcpTool("dns", "domains_check", "Check whether a domain is available."),
 		mcpTool("dns", "domains_create", "Register a new domain name."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"break the contract pdf into one file per section": "mcp__pdf__split_pdf",
-		"buy the domain sunnyside.io":                      "mcp__dns__domains_create",
+		"buy the domain sunnyside.io": "mcp__dns__domains_create",
 	})
 	ruleMatters(t, tools, "buy the domain sunnyside.io", "mcp__dns__domains_create", "senses")
 }
@@ -275,9 +213,8 @@ func TestDottedServer(t *testing.T) {
 	}
 }
 
-// A server's name first is a verb of sending only before whom it sends
-// to (whatsapp mom that ...), not before an object of its own
-// (woocommerce orders that ...); a medium word after a possessive or
+// A server's name first before an object of its own (woocommerce orders
+// that ...) is no verb of sending; a medium word after a possessive or
 // an article (Karen's email) is a noun.
 func TestServerFirstBeforeItsObject(t *testing.T) {
 	tools := []pool.Tool{
@@ -290,7 +227,6 @@ func TestServerFirstBeforeItsObject(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{
 		"woocommerce orders that failed":               "mcp__woocommerce__get_orders",
-		"whatsapp mom that I am late":                  "mcp__whatsapp__send_message",
 		"what's Karen's email in my fastmail contacts": "mcp__fastmail__search_contacts",
 	})
 }
@@ -316,18 +252,6 @@ func TestPluralAsksForMany(t *testing.T) {
 	}
 	wantFirst(t, tools, map[string]string{"docusign envelopes completed this month": "mcp__docusign__list_envelopes"})
 	ruleMatters(t, tools, "docusign envelopes completed this month", "mcp__docusign__list_envelopes", "plural")
-}
-
-// After is or are that follow their subject, a verb's form is a state
-// (tickets that are open), not a verb to match by its synonyms.
-func TestStateAfterCopula(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("freshdesk", "get_ticket", "Get a ticket by id."),
-		mcpTool("freshdesk", "search_tickets", "Search tickets by status, priority and text."),
-	}
-	wantFirst(t, tools, map[string]string{"which freshdesk tickets are open": "mcp__freshdesk__search_tickets"})
-	ruleMatters(t, tools, "which freshdesk tickets are open", "mcp__freshdesk__search_tickets", "states")
 }
 
 // A phone number says it is one (+14155550123, 415-908-3801), and a date
@@ -402,60 +326,12 @@ func TestIDsAreValues(t *testing.T) {
 	}
 }
 
-// A clause that begins with a verb, after one that has none, says what to
-// do.
-func TestClauseVerb(t *testing.T) {
+// fields splits a query at spaces and marks where a clause begins.
+func TestFields(t *testing.T) {
 	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("square", "get_payment", "Get a card payment of an order."),
-		mcpTool("square", "refund_payment", "Refund a payment."),
-	}
-	query := "customer got charged twice for the same order, refund one of the card payments"
-	wantFirst(t, tools, map[string]string{query: "mcp__square__refund_payment"})
-	ruleMatters(t, tools, query, "mcp__square__refund_payment", "clauses")
-	// After a past or denied verb, and for a phrasal verb's first word.
-	tools = []pool.Tool{
-		mcpTool("ticktick", "complete_task", "Mark a task complete."),
-		mcpTool("ticktick", "get_project_tasks", "Get the tasks of a project."),
-		mcpTool("mastodon", "delete_status", "Delete a status."),
-		mcpTool("mastodon", "search", "Search accounts, statuses and hashtags, typos too."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"I finished buying the groceries, tick it off in ticktick": "mcp__ticktick__complete_task",
-		"oops, that toot had a typo, take it down":                 "mcp__mastodon__delete_status",
-	})
-	ruleMatters(t, tools, "oops, that toot had a typo, take it down", "mcp__mastodon__delete_status", "clauses")
-	x := NewIndex(tools)
-	for query, verb := range map[string]string{
-		"I finished buying the groceries, tick it off": "tick",
-		"can't make dinner, drop the reservation":      "drop",
-		"we charged the card twice, refund it":         "refund",
-		"outlook keeps crashing, please file a ticket": "file",
-		"the printer is down, can you reboot it":       "reboot",
-	} {
-		if p := x.plan(query, nil); p.head < 0 || p.kws[p.head].word != verb {
-			t.Errorf("%q: the verb is not %s", query, verb)
-		}
-	}
 	if fs, clauses := fields("a b,c ; d — e -f"); !slices.Equal(fs, []string{"a", "b", "c", "d", "e", "-f"}) || !slices.Equal(clauses, []bool{false, false, true, true, true, false}) {
 		t.Errorf("fields: got %q %v", fs, clauses)
 	}
-}
-
-// Making something a state changes it; it does not make a new one.
-func TestMakeItAState(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("vimeo", "create_video", "Make a new video from an upload."),
-		mcpTool("vimeo", "update_video", "Update a video's title or privacy."),
-		mcpTool("search", "create_index", "Make a new index."),
-		mcpTool("search", "update_settings", "Update the settings of an index: filterable and sortable attributes."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"make vimeo video 889012345 password protected": "mcp__vimeo__update_video",
-		"make 'genre' filterable in the products index": "mcp__search__update_settings",
-	})
-	ruleMatters(t, tools, "make vimeo video 889012345 password protected", "mcp__vimeo__update_video", "senses")
 }
 
 // A server named after via, using, in or on says where to look, as a
@@ -489,9 +365,8 @@ func TestServerInItsOwnStyle(t *testing.T) {
 	}
 }
 
-// A #tag is a channel or a hashtag; a day after next, every or on is a
-// date, not the server named like it.
-func TestHashtagsAndWeekdays(t *testing.T) {
+// A #tag is a channel or a hashtag.
+func TestHashtags(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("mastodon", "get_hashtag_timeline", "Get the public posts with a hashtag."),
 		mcpTool("mastodon", "get_home_timeline", "Get the latest statuses of the accounts you follow."),
@@ -502,9 +377,6 @@ func TestHashtagsAndWeekdays(t *testing.T) {
 		"show the latest mastodon posts tagged #rustlang": "mcp__mastodon__get_hashtag_timeline",
 		"move ticktick task 63b7 due date to next monday": "mcp__ticktick__update_task",
 	})
-	if kws := NewIndex(tools).plan("due next monday", nil).kws; slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "monday" && k.weight == 1 }) {
-		t.Errorf("next monday weighs as the server monday: %+v", kws)
-	}
 }
 
 // Never mind something cancels it.
@@ -517,68 +389,6 @@ func TestNeverMind(t *testing.T) {
 	if kws := NewIndex(tools).plan("never mind the ride", nil).kws; !slices.Contains(kws[0].also, "cancel") {
 		t.Errorf("never mind does not mean cancel: %+v", kws[0])
 	}
-}
-
-// Words of homes, trades and chat rooms reach the words tools use: buying
-// a coin places an order, getting out of a room leaves it, the AC is the
-// HVAC, a bookmark folder is a collection.
-func TestEverydayWordsOfDevicesAndTrades(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("kraken", "add_order", "Place an order."),
-		mcpTool("kraken", "get_ticker", "Get the ticker of a pair: the price to buy at."),
-		mcpTool("matrix", "leave_room", "Leave a room."),
-		mcpTool("matrix", "get_room_messages", "Get the messages of a room."),
-		mcpTool("ecobee", "setHvacMode", "Set the HVAC mode: heat, cool, auto or off."),
-		mcpTool("ecobee", "resumeProgram", "Turn the program off and back on."),
-		mcpTool("raindrop", "createCollection", "Create a collection of bookmarks."),
-		mcpTool("raindrop", "createRaindrop", "Save a bookmark."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"buy some bitcoin on kraken":              "mcp__kraken__add_order",
-		"get me out of that noisy matrix room":    "mcp__matrix__leave_room",
-		"turn the AC off on the ecobee":           "mcp__ecobee__setHvacMode",
-		"new folder for my bookmarks on raindrop": "mcp__raindrop__createCollection",
-	})
-	if p := NewIndex(tools).plan("buy some bitcoin", nil); !slices.Contains(p.kws[p.head].sense, "order") {
-		t.Errorf("buying bitcoin places no order: %+v", p.kws[p.head])
-	}
-	// Seen recently asks for recent observations; the miles on a car its
-	// odometer.
-	tools = []pool.Tool{
-		mcpTool("ebird", "get_recent_observations", "Get the recent observations of a species in a region."),
-		mcpTool("spotify", "get_recently_played", "Get the tracks played."),
-		mcpTool("smartcar", "get_odometer", "Get the odometer reading of a vehicle."),
-		mcpTool("smartcar", "list_vehicles", "List the vehicles connected to the account."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"has anyone seen a snowy owl in US-MI recently": "mcp__ebird__get_recent_observations",
-		"how many miles are on my car":                  "mcp__smartcar__get_odometer",
-	})
-}
-
-// A verb denied (don't delete) is no request: it weighs as a value.
-func TestDeniedVerbs(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("beehiiv", "update_subscription", "Update a subscription: its status (active, unsubscribed) or tier."),
-		mcpTool("beehiiv", "delete_subscription", "Delete a subscription for good."),
-	}
-	query := "just unsubscribe them on beehiiv, don't delete"
-	wantFirst(t, tools, map[string]string{query: "mcp__beehiiv__update_subscription"})
-	if kws := NewIndex(tools).plan(query, nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "delete" && k.weight < 1 }) {
-		t.Errorf("don't delete: delete weighs as a request: %+v", kws)
-	}
-}
-
-// When something is asks for its date.
-func TestWhenAsksForADate(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("fred", "get_release_dates", "Get the dates of a release's publications."),
-		mcpTool("fred", "get_release", "Get a release: its name and notes."),
-	}
-	if kws := NewIndex(tools).plan("when is the next jobs report out", nil).kws; !slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "date" && k.weight < 1 }) {
-		t.Errorf("when implies no date: %+v", kws)
-	}
-	wantFirst(t, tools, map[string]string{"when is the next release out": "mcp__fred__get_release_dates"})
 }
 
 // Putting something on a list or a calendar adds it there, however long
@@ -623,31 +433,15 @@ func TestIrregularPlurals(t *testing.T) {
 	wantFirst(t, tools, map[string]string{"what is on our menu": "mcp__pos__get_menus"})
 }
 
-// A question beginning with where asks to track (where is my food);
-// ties go to the tool to start from, one named for searching or listing
+// Ties go to the tool to start from, one named for searching or listing
 // (a server's name alone).
-func TestWhereTracksAndTiesBrowse(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("eats", "place_order", "Place an order for food."),
-		mcpTool("eats", "track_order", "Follow an order on its way."),
-	}
-	wantFirst(t, tools, map[string]string{"where is my food order": "mcp__eats__track_order"})
+func TestTiesBrowse(t *testing.T) {
 	news := []pool.Tool{
 		mcpTool("news", "get_edition", "Get an edition."),
 		mcpTool("news", "get_item", "Get an item."),
 		mcpTool("news", "search_content", "Search content."),
 	}
 	wantFirst(t, news, map[string]string{"news": "mcp__news__search_content", "news api": "mcp__news__search_content"})
-}
-
-// "API" closing a query asks for the service: a tool about APIs does not
-// win for it.
-func TestClosingAPIIsNoKeyword(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("secrets", "scan_secrets", "Scan text for leaked API keys of the guardian service."),
-		mcpTool("guardian", "search_content", "Search articles."),
-	}
-	wantFirst(t, tools, map[string]string{"guardian api": "mcp__guardian__search_content"})
 }
 
 // Fixing or correcting a detail edits it.
@@ -663,24 +457,21 @@ func TestFixingEdits(t *testing.T) {
 }
 
 // A medium word in a question (what text is on the page) sends nothing;
-// doing things in one go does them in bulk; a vendor reaches the products
+// a vendor reaches the products
 // its servers are named for (vmware, vsphere); a gem is a package.
 func TestMediaBatchesAndVendors(t *testing.T) {
 	tools := []pool.Tool{
 		mcpTool("site", "publish_site", "Publish the site: send the text of its pages live."),
 		mcpTool("site", "get_page_content", "Get the text of a page."),
-		mcpTool("plc", "read_node", "Read the value of a node."),
-		mcpTool("plc", "read_multiple_nodes", "Read the values of several nodes."),
 		mcpTool("proxmox", "start_vm", "Start a VM."),
 		mcpTool("vsphere", "power_on_vm", "Power on a virtual machine."),
 		mcpTool("packages", "search_packages", "Search the package registry."),
 		mcpTool("pdf", "extract_text", "Extract the text of a PDF."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"what text is on the pricing page":         "mcp__site__get_page_content",
-		"read node A, node B and node C in one go": "mcp__plc__read_multiple_nodes",
-		"start the vmware vm":                      "mcp__vsphere__power_on_vm",
-		"find a ruby gem for pdf":                  "mcp__packages__search_packages",
+		"what text is on the pricing page": "mcp__site__get_page_content",
+		"start the vmware vm":              "mcp__vsphere__power_on_vm",
+		"find a ruby gem for pdf":          "mcp__packages__search_packages",
 	})
 }
 
@@ -700,26 +491,6 @@ func TestSelfIsMe(t *testing.T) {
 		mcpTool("meetup", "list_group_events", "List the events of a group."),
 		mcpTool("meetup", "get_self_events", "List the events of the member."),
 	}, map[string]string{"which events have i signed up for": "mcp__meetup__get_self_events"})
-}
-
-// A noun before an id names one of its kind: order QZ3M0P9RST is read by
-// get_order, not listed by list_orders, whose arguments say more.
-func TestANounBeforeAnIdNamesOne(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("pos", "get_order", "Get an order by id with its line items."),
-		mcpTool("pos", "list_orders", "List the orders of the merchant, with their line items, payments and discounts."),
-	}
-	query := "show order QZ3M0P9RST with its line items and payments"
-	wantFirst(t, tools, map[string]string{query: "mcp__pos__get_order", "show orders with their payments": "mcp__pos__list_orders"})
-	ruleMatters(t, tools, query, "mcp__pos__get_order", "named")
-	// A quoted name names one too; a word before a plain word does not.
-	for q, one := range map[string]bool{"what schemas are in the catalog 'prod'": true, "what schemas are in the catalog prod": false} {
-		kws := NewIndex(tools).plan(q, nil).kws
-		if got := slices.ContainsFunc(kws, func(k keyword) bool { return k.word == "catalog" && k.single }); got != one {
-			t.Errorf("%q: catalog names one: %v, want %v", q, got, one)
-		}
-	}
 }
 
 // A misspelt first word is still the query's first word, through its

@@ -99,7 +99,6 @@ type keyword struct {
 	part       bool     // on or call of on-call, when oncall is a word of the pool
 	joined     bool     // oncall of on-call
 	misspelt   bool     // no word of the pool nor of the vocabulary: its near spellings stand for it
-	single     bool     // a noun before an id: one thing of its kind (order 4417)
 	stop       bool
 	vars       []variant
 }
@@ -145,13 +144,10 @@ type scores struct {
 	// aside) that reach it.
 	covered []float64
 	hits    []int32
-	touched []int32 // the tools the keyword being scored reached
-	// argNouns are the keywords that are nouns before an id, for the
-	// argument signal.
-	argNouns []string
-	ex       *explainer // nil unless explaining
-	named    idSet      // the tools of the servers a label names (plan.servers)
-	phrases  map[string]phraseWord
+	touched []int32    // the tools the keyword being scored reached
+	ex      *explainer // nil unless explaining
+	named   idSet      // the tools of the servers a label names (plan.servers)
+	phrases map[string]phraseWord
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -294,12 +290,6 @@ func (s *scores) matchSubstrings(k *keyword) {
 	subs := x.substrings(c)
 	w := rk.substring * math.Pow(x.idf(int32(len(subs))), rk.idfPower)
 	for _, id := range subs {
-		// Among other keywords, the start of a longer word of the name
-		// is another word (transit of transitions, time of timezone):
-		// sql in mysql and log in worklog count.
-		if !p.single && rk.wordStart && x.startsWord(id, c) {
-			continue
-		}
 		s.set(id, w, fSubstring, c)
 		if p.single {
 			s.tier[id] = max(s.tier[id], tierSubstring)
@@ -340,14 +330,6 @@ func (s *scores) scale(id int32) float64 { return s.sc.scale[id] }
 // running.
 func (s *scores) best(k int) []int32 {
 	cands := s.hits
-	s.argNouns = s.argNouns[:0]
-	if s.x.rk.argument != 0 {
-		for i := range s.plan.kws {
-			if k := &s.plan.kws[i]; k.single && !k.stop {
-				s.argNouns = append(s.argNouns, k.word)
-			}
-		}
-	}
 	for _, round := range []struct {
 		bound  func(id int32) float64
 		finish func(id int32)
@@ -398,7 +380,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 func (s *scores) nameBound(id int32) float64 {
 	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + rk.argument*float64(len(s.argNouns)) + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {
@@ -449,7 +431,7 @@ func (x *Index) variants(k *keyword) {
 	doubt := ok && rk.folds && p.plain == 0 && bareStem(k.word) && !foldsE(k.word)
 	if ok && !doubt {
 		k.vars = append(k.vars, variant{stem: k.stem, q: 1, p: p, literal: true, how: howWord})
-	} else if !isStop(k.word) && !k.particle && !(rk.known && x.knows(k)) { // can is no prefix of cancel; down of tear down no prefix of download
+	} else if !isStop(k.word) && !k.particle { // can is no prefix of cancel; down of tear down no prefix of download
 		k.misspelt = !ok
 		if doubt {
 			k.vars = append(k.vars, variant{stem: k.stem, q: rk.typo, p: p, how: howTypo})
@@ -545,22 +527,6 @@ var letterPairs = func() (pairs [26][26]string) {
 	return pairs
 }()
 
-// knows reports whether the vocabulary reaches a word of the pool from
-// keyword k: then k is a word in its own right (transit reaches
-// directions), neither cut short nor misspelled, and is not looked up
-// as a prefix (of transition) or a near spelling.
-func (x *Index) knows(k *keyword) bool {
-	key := tableKey(k.word)
-	for _, ss := range [][]string{synonymTable[key], relatedTable[key], derive(k.word)} {
-		for _, s := range ss {
-			if _, ok := x.words.get(s); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // dottedServer returns the server a token such as rocket.chat or
 // monday.com names: the letters of the whole token, or of what comes
 // before its last dot, when they are a server's name, or the name of a
@@ -601,16 +567,6 @@ func sameLetters(s, c string) bool {
 	return c == ""
 }
 
-// addressee reports whether tok can be whom a server used as
-// a verb sends to (whatsapp mom, slack the team): a stop word, a value or
-// a word the pool does not have, not an object of the server's own
-// (woocommerce products).
-func (x *Index) addressee(tok token) bool {
-	w := bareWord(tok.text)
-	_, known := x.words.get(stem(w))
-	return tok.value || isStop(w) || !known
-}
-
 // bareWord is a token's text lowercased, without the punctuation and
 // quotes around it.
 func bareWord(text string) string {
@@ -625,30 +581,16 @@ func firstWord(all []keyword) string {
 	return all[0].word
 }
 
-// pastOrDenied reports whether the verb at h is past (finished) or
-// denied (can't make, never got): no request.
-func pastOrDenied(all []keyword, h int) bool {
-	w := all[h].word
-	if strings.HasSuffix(w, "ed") {
-		return true
-	}
-	for j := max(h-2, 0); j < h; j++ {
-		if negations[all[j].word] {
-			return true
-		}
-	}
-	return false
-}
-
-// phrasalVerbs are the verbs of the phrasal pairs (take of take down).
-var phrasalVerbs = func() map[string]bool {
+// verbsOf is the verbs of phrasal verbs pairs (take of take down):
+// phrasalVerbs of phrasal.
+func verbsOf(pairs map[string][]string) map[string]bool {
 	out := map[string]bool{}
-	for pair := range phrasal {
+	for pair := range pairs {
 		v, _, _ := strings.Cut(pair, " ")
 		out[v] = true
 	}
 	return out
-}()
+}
 
 // isParticle reports whether w is an adverb particle that can stand after a
 // verb's object (turn it on, shut it down, let them know), unlike a
@@ -673,11 +615,6 @@ func tokens(text string) []token {
 	fs, clauses := fields(text)
 	for n, f := range fs {
 		t := token{text: f, value: quote != 0, clause: clauses[n] && quote == 0}
-		// A clause begins after its polite or modal words too (please
-		// file it, can you log it).
-		if n > 0 && out[n-1].clause && politeWords[strings.ToLower(out[n-1].text)] {
-			t.clause = true
-		}
 		// A word ending in a colon is a label (tweet:, snowflake:), no
 		// value.
 		if label := strings.TrimSuffix(f, ":"); len(label) < len(f) && label != "" && !strings.ContainsAny(label, "@/:") {
@@ -866,25 +803,6 @@ func bareName(text string) string {
 // maxKeywords bounds the work one query can cause (the host, not the
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
-
-// startsWord reports whether sub begins a longer word of tool id's own
-// name.
-func (x *Index) startsWord(id int32, sub string) bool {
-	for _, nw := range x.entry(id).own {
-		if len(nw.word) > len(sub) && strings.HasPrefix(nw.word, sub) && !x.compound(nw.word[len(sub):]) {
-			return true
-		}
-	}
-	return false
-}
-
-// compound reports whether rest, what follows a word at the start of a
-// longer one, is a word of the pool itself: outbound is out and bound,
-// codeclimate code and climate, but transitions is no transit and ions.
-func (x *Index) compound(rest string) bool {
-	_, ok := x.words.get(stem(rest))
-	return len(rest) >= 4 && ok
-}
 
 // substrings returns the tools whose compact name contains sub.
 func (x *Index) substrings(sub string) []int32 {

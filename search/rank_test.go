@@ -213,46 +213,6 @@ func TestSQLStatementsAreValues(t *testing.T) {
 	})
 }
 
-// Among other keywords, a keyword that begins a longer word of a name is
-// no substring match there (transit is no transition), while one inside a
-// compound still is (sql in mysql); alone, it keeps the substring tier
-// (SRCH-5).
-func TestWordStartsAreNoSubstrings(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		mcpTool("jira", "getTransitions", "Get the available moves of an issue."),
-		mcpTool("maps", "directions", "Get directions between two points by car, on foot or by transit."),
-		mcpTool("db", "mysql_query", "Run a statement."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"get there by transit": "mcp__maps__directions",
-		"transit":              "mcp__jira__getTransitions",
-	})
-	if got := names(doSearch(t, tools, q("run sql"))); len(got) == 0 || got[0] != "mcp__db__mysql_query" {
-		t.Errorf("run sql: got %v, want mysql_query first", got)
-	}
-	ruleMatters(t, tools, "get there by transit", "mcp__maps__directions", "word-start")
-	// Unless the rest of the longer word is a word too: code of
-	// codeclimate, out of outbound.
-	tools = []pool.Tool{
-		mcpTool("codeclimate", "codeclimate_get_maintainability", "Get the maintainability rating of a repository."),
-		mcpTool("codeclimate", "codeclimate_list_repos", "List the repositories."),
-		mcpTool("home", "set_climate", "Set the temperature of a climate device."),
-	}
-	query := "what grade does code climate give the checkout repo for maintainability"
-	wantFirst(t, tools, map[string]string{query: "mcp__codeclimate__codeclimate_get_maintainability"})
-	x := NewIndex(append(tools, mcpTool("jira", "getTransitions", "Get the moves of an issue.")))
-	starts := map[string]bool{}
-	for id := int32(0); id < x.next; id++ {
-		if e := x.entry(id); e.tool != nil {
-			starts[e.tool.ServerTool] = x.startsWord(id, "code") || x.startsWord(id, "transit")
-		}
-	}
-	if starts["codeclimate_list_repos"] || !starts["getTransitions"] {
-		t.Errorf("code starts codeclimate, a word and a word; transit starts transitions, a word and a suffix: got %v", starts)
-	}
-}
-
 // A yes-no question asks for a state: are the doors unlocked reads the
 // state, it does not unlock them.
 func TestYesNoQuestionsAskForAState(t *testing.T) {
@@ -324,50 +284,6 @@ func TestDerivedFormsAndPhrasalVerbs(t *testing.T) {
 		"tear down the stack":     "mcp__cloud__delete_stack",
 		"look up a stack":         "mcp__cloud__describe_stack",
 	})
-}
-
-// A word the vocabulary knows is a word in its own right: it reaches the
-// pool through the vocabulary, not as the prefix of a longer word or as
-// a misspelling (commute is no commuter; transit is no transition).
-func TestKnownWordsAreNoPrefixes(t *testing.T) {
-	x := NewIndex([]pool.Tool{
-		mcpTool("maps", "maps_directions", "Get directions between two places."),
-		mcpTool("hr", "commuter_benefits", "Enroll in commuter benefits."),
-	})
-	for _, k := range x.plan("my commute home", nil).kws {
-		if k.word != "commute" {
-			continue
-		}
-		var reached []string
-		for _, v := range k.vars {
-			reached = append(reached, v.stem)
-		}
-		if len(reached) == 0 || slices.Contains(reached, stem("commuter")) {
-			t.Errorf("commute reaches %v, want direction and not commuter", reached)
-		}
-		return
-	}
-	t.Fatal("no keyword commute in the plan")
-}
-
-// What a message is to say is its content, weighed as values: telling
-// someone that a deploy failed is sending a message, not deploying.
-func TestMessageContentIsAValue(t *testing.T) {
-	tools := []pool.Tool{
-		mcpTool("chat", "send_message", "Send a message to a channel."),
-		mcpTool("ci", "deploy_app", "Deploy the app to production and report whether the deploy failed."),
-		mcpTool("tracker", "add_comment", "Add a comment to a ticket."),
-	}
-	wantFirst(t, tools, map[string]string{
-		"tell the team that the production deploy failed":           "mcp__chat__send_message",
-		"comment on the ticket saying the production deploy failed": "mcp__tracker__add_comment",
-	})
-	// Someone who says something is reported, not written to.
-	tools = []pool.Tool{
-		mcpTool("easypost", "get_tracker", "Get a tracker: where a shipment is now."),
-		mcpTool("quickbooks", "get_customer", "Get a customer."),
-	}
-	wantFirst(t, tools, map[string]string{"the customer says the box never arrived, where is it? easypost tracker": "mcp__easypost__get_tracker"})
 }
 
 // A question reads: the tool named for reading wins what matches alike.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // The query analyzer: an ordered list of named rules that turn a query's
@@ -45,28 +44,17 @@ var ruleList = ruleSet{
 		{name: "dotted-server", apply: ruleDottedServer},
 		{name: "acronym", apply: ruleAcronym},
 		{name: "split", core: true, apply: ruleSplit},
-		{name: "abbreviation", apply: ruleAbbreviation},
-		{name: "said", apply: ruleSaid},
-		{name: "medium-first", needs: []string{"said", "medium"}, apply: ruleMediumFirst},
-		{name: "posting", needs: []string{"said"}, apply: rulePosting},
 		{name: "is-value", core: true, apply: ruleValue},
-		{name: "date", apply: ruleDate},
-		{name: "clauses", apply: ruleClauses},
-		{name: "noun-before-id", apply: ruleNounBeforeID},
 		{name: "words", core: true, apply: ruleWords},
 		{name: "implies", apply: ruleImplies},
 		{name: "sql-spoken", apply: ruleSQLSpoken},
-		{name: "said-label", needs: []string{"said"}, apply: ruleSaidLabel},
 		{name: "label", apply: ruleLabel},
 		{name: "through", apply: ruleThrough},
 	},
 	word: []rule{
 		{name: "number", core: true, apply: ruleNumber},
-		{name: "repeats", apply: ruleRepeats},
 		{name: "once", core: true, apply: ruleOnce},
 		{name: "keyword", core: true, apply: ruleKeyword},
-		{name: "negation", apply: ruleNegation},
-		{name: "states", apply: ruleStates},
 		{name: "value-weight", core: true, apply: ruleValueWeight},
 		{name: "phrasal", apply: rulePhrasal},
 		{name: "compound", apply: ruleCompound},
@@ -76,19 +64,12 @@ var ruleList = ruleSet{
 		{name: "phrasal-apart", needs: []string{"phrasal"}, apply: rulePhrasalApart},
 		{name: "medium", apply: ruleMedium},
 		{name: "medium-send", apply: ruleMediumSend},
-		{name: "why", apply: ruleWhy},
-		{name: "question-implies", needs: []string{"question"}, apply: ruleQuestionImplies},
-		{name: "batch", apply: ruleBatch},
-		{name: "copula", needs: []string{"question"}, apply: ruleCopula},
 		{name: "question", apply: ruleQuestion},
 		{name: "state", needs: []string{"question"}, apply: ruleState},
-		{name: "api", apply: ruleAPI},
 		{name: "keywords-intent", apply: ruleKeywordsIntent},
 		{name: "stop-words", core: true, apply: ruleStopWords},
 		{name: "cap", core: true, apply: ruleCap},
-		{name: "into", needs: []string{"senses"}, apply: ruleInto},
 		{name: "senses", apply: ruleSenses},
-		{name: "made-states", needs: []string{"senses"}, apply: ruleMadeStates},
 		{name: "variants", core: true, apply: ruleVariants},
 	},
 }
@@ -136,19 +117,16 @@ type planner struct {
 	all   []keyword
 	trace *[]Fired // nil unless explaining
 	rule  string   // the rule running, for its notes
-	// first holds each word's first place in all, and noun says whether
-	// all has a message noun: a word said again is looked up, so a
-	// query's planning is linear in its length.
+	// first holds each word's first place in all: a word said again is
+	// looked up, so a query's planning is linear in its length.
 	first map[string]int
-	noun  bool
 	kept  int  // keywords that are no stop words
 	verb  bool // the query's first word is found
-	// said: what follows is a message's content; told: a verb of telling
-	// came; posting: a verb of posting came; medium: the query starts
-	// with a server's name used as a verb (whatsapp mom that ...).
-	said, told, posting, medium bool
-	question                    bool // the question rule read a question
-	last                        int  // the keyword of the previous word, or -1
+	// said: what follows is a message's content; medium: the query
+	// starts with a server's name used as a verb (whatsapp mom that ...).
+	said, medium bool
+	question     bool // the question rule read a question
+	last         int  // the keyword of the previous word, or -1
 
 	i     int      // the token
 	tok   token    // as read
@@ -203,7 +181,6 @@ func (pl *planner) add(k keyword) {
 	if _, ok := pl.first[k.word]; !ok {
 		pl.first[k.word] = len(pl.all)
 	}
-	pl.noun = pl.noun || messageNouns[k.word]
 	pl.all = append(pl.all, k)
 }
 
@@ -291,68 +268,6 @@ func ruleSplit(pl *planner) bool {
 	return true
 }
 
-// ruleAbbreviation: a written form that stands for words (P&L) is them.
-func ruleAbbreviation(pl *planner) bool {
-	if long, ok := abbreviations[pl.lw]; ok {
-		pl.ws = strings.Fields(long)
-		if pl.trace != nil {
-			pl.note("%q -> %s", pl.lw, long)
-		}
-	}
-	return true
-}
-
-// ruleSaid: what a message is to say ("tell them that the build is
-// green", "a note saying it is approved") is its content: values, not the
-// request. It starts after saying, says or stating once a message is
-// posted or named, or after that once one is told.
-func ruleSaid(pl *planner) bool {
-	if len(pl.ws) != 1 {
-		return true
-	}
-	lw := pl.lw
-	if sayWords[lw] && (pl.posting || pl.medium || pl.noun) || lw == "that" && (pl.told || pl.medium) {
-		if pl.trace != nil && !pl.said {
-			pl.note("after %q, the rest is a message's content", lw)
-		}
-		pl.said = true
-		pl.told = pl.told || pl.medium
-	}
-	return true
-}
-
-// ruleMediumFirst: a server's name or a medium (email, text) first,
-// before whom it goes to, is the query's verb of sending (whatsapp mom
-// that I'm late).
-func ruleMediumFirst(pl *planner) bool {
-	if len(pl.ws) != 1 || pl.medium {
-		return true
-	}
-	x, toks, lw := pl.x, pl.toks, pl.lw
-	if pl.i == 0 && (x.serverWord(stem(lw)) || mediumWords[lw]) && len(toks) > 1 && x.addressee(toks[1]) {
-		pl.medium = true
-		if pl.trace != nil {
-			pl.note("%q sends to %q", lw, toks[1].text)
-		}
-	}
-	return true
-}
-
-// rulePosting notes a verb of telling (tell, notify) or of posting
-// (post, tweet): the message's content may follow.
-func rulePosting(pl *planner) bool {
-	if len(pl.ws) != 1 {
-		return true
-	}
-	was := pl.posting
-	pl.told = pl.told || tellWords[pl.lw]
-	pl.posting = pl.posting || pl.told || postWords[pl.lw]
-	if pl.trace != nil && pl.posting && !was {
-		pl.note("%q: a message may follow", pl.lw)
-	}
-	return true
-}
-
 // ruleValue: a token quoted, a path, a URL, an id such as web-5d8 or
 // i-0abc123, or a message's content is a value: its words weigh less. (A
 // capitalized word the pool does not know, a person's or a company's
@@ -369,51 +284,6 @@ func ruleValue(pl *planner) bool {
 	})
 	if pl.trace != nil && pl.value && len(ws) > 0 {
 		pl.note("%q is a value", pl.tok.text)
-	}
-	return true
-}
-
-// ruleDate: a day after next, this, every or on is a date (due next
-// monday), not a server of that name.
-func ruleDate(pl *planner) bool {
-	if weekdays[pl.lw] && pl.i > 0 && dateWords[bareWord(pl.toks[pl.i-1].text)] {
-		pl.value = true
-		if pl.trace != nil {
-			pl.note("%q is a date", pl.lw)
-		}
-	}
-	return true
-}
-
-// ruleClauses: a clause that begins with a verb, after one that has
-// none, says what to do (the customer got charged twice, refund one). So
-// does one after a clause whose verb is past (I finished the groceries,
-// tick it off) or denied (can't make it, drop the reservation), and a
-// verb of a phrasal pair (take it down) or with senses (please file it
-// as a ticket).
-func ruleClauses(pl *planner) bool {
-	p := pl.p
-	if !pl.tok.clause || len(pl.ws) == 0 || !(p.verb == noVerb || p.head >= 0 && pastOrDenied(pl.all, p.head)) {
-		return true
-	}
-	if w := strings.ToLower(pl.ws[0]); verbClass(w) != noVerb || phrasalVerbs[w] || senses[w] != nil {
-		pl.verb = false
-		if pl.trace != nil {
-			pl.note("the clause's verb %q may be the query's", w)
-		}
-	}
-	return true
-}
-
-// ruleNounBeforeID: a noun before an id or a quoted name (order
-// QZ3M0P9RST, device 4455667788, catalog 'prod') names one of its kind.
-func ruleNounBeforeID(pl *planner) bool {
-	last, tok := pl.last, pl.tok
-	if last >= 0 && (pl.value && (tok.opens || strings.ContainsFunc(tok.text, unicode.IsDigit)) || isNumber(pl.lw)) && singular(pl.all[last].word) == pl.all[last].word {
-		pl.all[last].single = true
-		if pl.trace != nil {
-			pl.note("%q names one %s", tok.text, pl.all[last].word)
-		}
 	}
 	return true
 }
@@ -467,24 +337,10 @@ func ruleSQLSpoken(pl *planner) bool {
 	return true
 }
 
-// ruleSaidLabel: after a label that follows a verb of posting or telling
-// ("tweet: we are live", "post on bluesky: shipping today"), the rest is
-// what to post. A label alone ("snowflake: list warehouses") qualifies
-// what follows.
-func ruleSaidLabel(pl *planner) bool {
-	if pl.tok.label && pl.posting && !pl.said {
-		pl.said = true
-		if pl.trace != nil {
-			pl.note("after %q, the rest is a message's content", pl.lw+":")
-		}
-	}
-	return true
-}
-
 // ruleLabel: a label that names a server (algolia: add a record) says
 // where to look.
 func ruleLabel(pl *planner) bool {
-	if pl.tok.label && !pl.posting {
+	if pl.tok.label {
 		pl.lookIn()
 	}
 	return true
@@ -493,7 +349,7 @@ func ruleLabel(pl *planner) bool {
 // ruleThrough: a server after via, using, in or on (send it via mailgun,
 // in snowflake, delete the rows) says where to look, as a label does.
 func ruleThrough(pl *planner) bool {
-	if pl.i > 0 && throughWords[bareWord(pl.toks[pl.i-1].text)] && !(pl.tok.label && !pl.posting) {
+	if pl.i > 0 && throughWords[bareWord(pl.toks[pl.i-1].text)] && !pl.tok.label {
 		pl.lookIn()
 	}
 	return true
@@ -516,20 +372,6 @@ func (pl *planner) lookIn() {
 // ruleNumber: a number is no keyword.
 func ruleNumber(pl *planner) bool { return !isNumber(pl.w) }
 
-// ruleRepeats: a word said as a value first ('stripe-api-key' from key
-// vault) and then not is no value.
-func ruleRepeats(pl *planner) bool {
-	j, ok := pl.first[pl.w]
-	if ok && !pl.value && pl.all[j].weight < 1 && !pl.all[j].stop {
-		pl.all[j].weight = 1
-		pl.last = j
-		if pl.trace != nil {
-			pl.note("%q said again is no value", pl.w)
-		}
-	}
-	return true
-}
-
 // ruleOnce: a word said again counts once.
 func ruleOnce(pl *planner) bool {
 	_, ok := pl.first[pl.w]
@@ -539,32 +381,6 @@ func ruleOnce(pl *planner) bool {
 // ruleKeyword makes the word a keyword.
 func ruleKeyword(pl *planner) bool {
 	pl.k = keyword{word: pl.w, stem: stem(pl.w), weight: 1}
-	return true
-}
-
-// ruleNegation: a verb denied (don't delete, never archive) is no
-// request: it and the rest of its token are values.
-func ruleNegation(pl *planner) bool {
-	if n := len(pl.all) - 1; n >= 0 && negations[pl.all[n].word] && verbClass(pl.w) != noVerb {
-		pl.value = true
-		if pl.trace != nil {
-			pl.note("%q is denied", pl.w)
-		}
-	}
-	return true
-}
-
-// ruleStates: after is or are that follow their subject, a verb of the
-// vocabulary is a state (tickets that are open), no request to act: it
-// stands for itself only.
-func ruleStates(pl *planner) bool {
-	all := pl.all
-	if n := len(all) - 1; n > 0 && copulas[all[n].word] && !questionWords[all[n-1].word] && verbWords[pl.w] {
-		pl.k.sense = []string{}
-		if pl.trace != nil {
-			pl.note("%q %q is a state", all[n].word, pl.w)
-		}
-	}
 	return true
 }
 
@@ -707,7 +523,7 @@ func rulePhrasalApart(pl *planner) bool {
 // question (what text is on the page) it is no verb.
 func ruleMedium(pl *planner) bool {
 	all, h := pl.all, pl.p.head
-	if h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || !determiners[all[h-1].word] && all[h-1].weight == 1) && !questionWords[pl.firstWord()] {
+	if h >= 0 && h+1 < len(all) && mediumWords[all[h].word] && (isStop(all[h+1].word) || all[h+1].weight < 1) && (h == 0 || all[h-1].weight == 1) && !questionWords[pl.firstWord()] {
 		pl.medium, pl.said = true, true
 		if pl.trace != nil {
 			pl.note("%q sends what follows", all[h].word)
@@ -731,59 +547,6 @@ func ruleMediumSend(pl *planner) bool {
 	return true
 }
 
-// ruleWhy: why something fails or does not show asks to read its
-// errors.
-func ruleWhy(pl *planner) bool {
-	if pl.firstWord() == "why" {
-		pl.imply("error")
-		pl.p.verb, pl.p.intent, pl.p.asks = reads, reads, true
-	}
-	return true
-}
-
-// ruleQuestionImplies: when something is asks for its date, and where is
-// my package asks to track it (not for a place).
-func ruleQuestionImplies(pl *planner) bool {
-	if w, ok := questionImplies[pl.firstWord()]; ok {
-		pl.imply(w)
-	}
-	return true
-}
-
-// ruleBatch: doing things in one go, in one call or at once does them in
-// bulk.
-func ruleBatch(pl *planner) bool {
-	all := pl.all
-	for i := 1; i < len(all); i++ {
-		if !batchPhrases[[2]string{all[i-1].word, all[i].word}] {
-			continue
-		}
-		for _, k := range all[i-1 : i+1] {
-			if !isStop(k.word) && !k.part {
-				pl.kept--
-			}
-		}
-		all[i-1].part, all[i].part = true, true
-		pl.imply("batch")
-		pl.imply("multiple")
-		pl.imply("bulk")
-		break
-	}
-	return true
-}
-
-// ruleCopula: a question on what is (is our app allowed to ..., are the
-// doors open) asks, whatever word comes first after it.
-func ruleCopula(pl *planner) bool {
-	if copulas[pl.firstWord()] {
-		pl.p.verb, pl.p.intent = noVerb, reads
-		if pl.trace != nil {
-			pl.note("%q asks: no verb", pl.firstWord())
-		}
-	}
-	return true
-}
-
 // ruleQuestion: a question (what song is playing, which doors are open,
 // who is on call) reads, whatever its first word.
 func ruleQuestion(pl *planner) bool {
@@ -802,19 +565,6 @@ func ruleQuestion(pl *planner) bool {
 func ruleState(pl *planner) bool {
 	if pl.question && yesNo[pl.all[0].word] && pl.kept > 0 {
 		pl.imply("state")
-	}
-	return true
-}
-
-// ruleAPI: "API" closing a query (bugsnag api, restaurant menu api) asks
-// for the service, not for a tool about APIs.
-func ruleAPI(pl *planner) bool {
-	if n := len(pl.all) - 1; n > 0 && pl.all[n].word == "api" && pl.kept > 1 {
-		pl.all[n].part = true
-		pl.kept--
-		if pl.trace != nil {
-			pl.note("a closing api asks for the service")
-		}
 	}
 	return true
 }
@@ -874,24 +624,6 @@ func ruleCap(pl *planner) bool {
 	return true
 }
 
-// ruleInto: turning or making something into something else converts
-// it, breaking it into parts splits it: the verb is convert, not turn
-// (on).
-func ruleInto(pl *planner) bool {
-	p := pl.p
-	h := p.head
-	if h < 0 {
-		return true
-	}
-	if to, ok := intoVerbs[p.kws[h].word]; ok && slices.ContainsFunc(p.kws[h+1:], func(k keyword) bool { return k.word == "into" }) {
-		if pl.trace != nil {
-			pl.note("%q ... into -> %s", p.kws[h].word, to)
-		}
-		p.kws[h].word, p.kws[h].stem = to, stem(to)
-	}
-	return true
-}
-
 // ruleSenses: the sense of the query's verb comes from its object, the
 // first three words after it that are no stop words (open a page visits
 // it, open a pull request creates it). The place a thing is put comes
@@ -917,28 +649,6 @@ func ruleSenses(pl *planner) bool {
 				break
 			}
 		}
-	}
-	return true
-}
-
-// ruleMadeStates: making something a state (make the entry live, make
-// the video password protected, make genre filterable) changes it; it
-// does not make a new one.
-func ruleMadeStates(pl *planner) bool {
-	p := pl.p
-	h := p.head
-	if h < 0 || p.kws[h].word != "make" || p.kws[h].sense != nil {
-		return true
-	}
-	for _, k := range p.kws[h+1:] {
-		if to, ok := madeStates[k.word]; ok && k.weight == 1 {
-			p.kws[h].sense = to
-		} else if strings.HasSuffix(k.word, "able") && k.weight == 1 && len(k.word) > 6 {
-			p.kws[h].sense = []string{"update", "set"}
-		}
-	}
-	if pl.trace != nil && p.kws[h].sense != nil {
-		pl.note("make ... -> %s", strings.Join(p.kws[h].sense, ", "))
 	}
 	return true
 }

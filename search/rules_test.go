@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -40,18 +39,7 @@ func rulePool() []pool.Tool {
 		mcpTool("fs", "read_text", "DEPRECATED: use read_file instead. Read a file as text."),
 		mcpTool("github", "list_pull_requests", "List pull requests (PRs) of a repository."),
 		mcpTool("bugsnag", "list_errors", "List errors."),
-		withArgs(mcpTool("runs", "get_plan", "Get the plan of a run."), "run_id"),
 	}
-}
-
-// withArgs gives t an input schema of string arguments named names.
-func withArgs(t pool.Tool, names ...string) pool.Tool {
-	props := map[string]any{}
-	for _, n := range names {
-		props[n] = map[string]string{"type": "string"}
-	}
-	t.InputSchema, _ = json.Marshal(map[string]any{"type": "object", "properties": props})
-	return t
 }
 
 // Each rule of the analyzer fires on a query it is written for, notes
@@ -68,36 +56,18 @@ func TestRulesFire(t *testing.T) {
 		{"dotted-server", "post on rocket.chat", `"rocket.chat" -> rocketchat`},
 		{"acronym", "list open PRs", `"PRs" -> PR`},
 		{"keywords-intent", "cluster delete", "the intent is destroys"},
-		{"abbreviation", "p&l this year", `"p&l" -> profit loss`},
-		{"said", "post a note saying it is approved", `after "saying"`},
-		{"medium-first", "whatsapp mom that I'm late", `"whatsapp" sends to "mom"`},
-		{"posting", "tweet: we are live", `"tweet": a message may follow`},
-		{"date", "create an event next monday", `"monday" is a date`},
-		{"clauses", "the cluster broke, delete it", `"delete" may be the query's`},
-		{"noun-before-id", "get order 4417", `"4417" names one order`},
 		{"implies", "read notes.md", "implies file"},
 		{"sql-spoken", "delete rows older than 2020 from the events table", "implies sql"},
-		{"said-label", "tweet: we are live", `after "tweet:"`},
 		{"label", "algolia: add a record", "look in algolia"},
 		{"through", "send the report via mailgun", "look in mailgun"},
-		{"repeats", "get secret 'api-key' from key vault, the key", `"key" said again is no value`},
-		{"negation", "don't delete the cluster", `"delete" is denied`},
-		{"states", "tickets that are open", `"are" "open" is a state`},
 		{"phrasal", "spin up a cluster", `"spin up" -> create, start, launch`},
 		{"compound", "who is on-call", `"on" "call" -> oncall`},
 		{"phrasal-apart", "turn the dag back on", `"turn" ... "on" -> enable, start`},
 		{"medium", "email the report to finance", `"email" sends what follows`},
-		{"medium-send", "whatsapp mom that I'm late", "the verb is send"},
-		{"why", "why is my dag not showing", "implies error"},
-		{"question-implies", "when is the next event", "implies date"},
-		{"batch", "update the orders in one go", "implies bulk"},
-		{"copula", "is the door open", `"is" asks: no verb`},
+		{"medium-send", "email the report to finance", "the verb is send"},
 		{"question", "which tickets are open", `"which" asks: it reads`},
 		{"state", "are the lights on", "implies state"},
-		{"api", "bugsnag api", "a closing api asks for the service"},
-		{"into", "turn an address into coordinates", `"turn" ... into -> convert`},
 		{"senses", "open the page", `"open" "page" -> navigate, visit, goto`},
-		{"made-states", "make the entry live", "make ... -> "},
 		// Core rules, which stay on, note what they did too.
 		{"exact-name", "mcp__fs__read_file", `"mcp__fs__read_file" names 1 tool(s)`},
 		{"is-value", "read notes.md", `"notes.md" is a value`},
@@ -140,7 +110,7 @@ func TestRulesFire(t *testing.T) {
 func TestRulesTraceChangesNothing(t *testing.T) {
 	t.Parallel()
 	x := NewIndex(rulePool())
-	for _, query := range []string{"spin up a cluster", "whatsapp mom that I'm late", "is the door open"} {
+	for _, query := range []string{"spin up a cluster", "email the report to finance", "is the door open"} {
 		var fired []Fired
 		a, b := x.plan(query, nil), x.plan(query, &fired)
 		a.rk, b.rk = nil, nil
@@ -178,38 +148,5 @@ func TestSQLSpoken(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q: sql-spoken implied %q, want %q", c.query, got, c.want)
 		}
-	}
-}
-
-// TestArgumentSignal: a noun before an id (issue 12) favours, between
-// tools that match alike, the one with an argument named for the noun
-// (issue_number); turned off, the tie goes to the server's listing order.
-func TestArgumentSignal(t *testing.T) {
-	t.Parallel()
-	tools := []pool.Tool{
-		withArgs(mcpTool("notes", "save_note", "Save a note on an issue."), "page_id", "text"),
-		withArgs(mcpTool("notes", "store_note", "Save a note on an issue."), "issueNumber", "text"),
-	}
-	x := NewIndex(tools)
-	first := func(x *Index, query string) string {
-		res, err := x.Search(json.RawMessage(q(query)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Matches[0].Name
-	}
-	if got := first(x, "note for issue 12"); got != "mcp__notes__store_note" {
-		t.Errorf("note for issue 12: first %s, want the tool with issueNumber", got)
-	}
-	// An issue named by no id is no argument's value.
-	if got := first(x, "note for the issue"); got != "mcp__notes__save_note" {
-		t.Errorf("note for the issue: first %s, want the listing order", got)
-	}
-	off, err := x.WithOptions(&Options{Disable: []string{"argument"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := first(off, "note for issue 12"); got != "mcp__notes__save_note" {
-		t.Errorf("argument off: first %s, want the listing order", got)
 	}
 }

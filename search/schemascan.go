@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// schemaTexts calls f with the name (name true) and the description of each property
+// schemaTexts calls f with the name and the description of each property
 // of an input schema's top level, in the order of the names. A schema that
 // is not an object with properties has none, and neither has one that is
 // not valid JSON or not of that shape (a property that is not an object, a
@@ -22,7 +22,7 @@ import (
 // keys, a null where an object was expected) is left to encoding/json,
 // which defines the result. sc is scratch space, reused from schema to
 // schema.
-func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string, name bool)) {
+func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string)) {
 	if len(schema) == 0 {
 		return
 	}
@@ -32,8 +32,8 @@ func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string, name 
 		props = decodeProperties(schema)
 	}
 	for _, p := range props {
-		f(p.name, true)
-		f(p.description, false)
+		f(p.name)
+		f(p.description)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 func texts(schema string) []string {
 	var out []string
 	var sc scanner
-	sc.schemaTexts(json.RawMessage(schema), func(s string, _ bool) { out = append(out, s) })
+	sc.schemaTexts(json.RawMessage(schema), func(s string) { out = append(out, s) })
 	return out
 }
 

@@ -31,12 +31,10 @@ const (
 	sigSurface                   // a keyword written as in the name
 	sigPlural                    // a plural keyword written as in the name
 	sigOne                       // a plural keyword whose singular is in the name
-	sigNamed                     // a noun before an id, in the plural in the name
 	sigOrder                     // name words in the query's order
 	sigCover                     // the share of the name the query covers
 	sigPhrase                    // query words next to each other in the description
 	sigDescSurface               // keywords written as in the description
-	sigArgument                  // a noun before an id names an argument of the tool
 	sigCoord                     // the share of the query the tool covers (a factor)
 	sigLabelled                  // another server than the one the query names (a factor)
 	sigIntent                    // the annotations against the query's intent (a factor)
@@ -47,22 +45,20 @@ const (
 // signalNames are the signals' names, as Explain shows them.
 var signalNames = [nSignals]string{
 	sigVerb: "verb", sigAsks: "asks", sigHead: "head", sigSurface: "surface", sigPlural: "plural",
-	sigOne: "one", sigNamed: "named", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
+	sigOne: "one", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
 	sigDescSurface: "desc-surface", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
-	sigDeprecated: "deprecated", sigArgument: "argument",
+	sigDeprecated: "deprecated",
 }
 
 // signalReasons say why a name signal fired, before the name word.
 var signalReasons = [nSignals]string{
-	sigVerb:     "the query's verb means the name's verb:",
-	sigAsks:     "a question, and the name's verb changes things:",
-	sigHead:     "the query's first word starts the name:",
-	sigSurface:  "written as in the name:",
-	sigPlural:   "a plural written as in the name:",
-	sigOne:      "a plural, and the name has the singular:",
-	sigNamed:    "a noun before an id, and the name has the plural:",
-	sigOrder:    "in the query's order:",
-	sigArgument: "a noun before an id, and an argument is named for it:",
+	sigVerb:    "the query's verb means the name's verb:",
+	sigAsks:    "a question, and the name's verb changes things:",
+	sigHead:    "the query's first word starts the name:",
+	sigSurface: "written as in the name:",
+	sigPlural:  "a plural written as in the name:",
+	sigOne:     "a plural, and the name has the singular:",
+	sigOrder:   "in the query's order:",
 }
 
 // nameScan is one pass over a tool's own name for the name signals.
@@ -99,7 +95,6 @@ func (s *scores) finishName(id int32) {
 			n.word(nw)
 		}
 	}
-	n.arguments(s.x.entry(id).args)
 	if n.words > 0 && n.covered > 0 {
 		cover := s.x.rk.cover * float64(n.covered) / float64(n.words) * min(1, float64(n.covered)/p.meaning)
 		n.bonus += cover
@@ -109,18 +104,6 @@ func (s *scores) finishName(id int32) {
 	}
 	s.left[id] = int8(min(n.words-n.covered, 100))
 	s.score[id] += n.bonus
-}
-
-// arguments: a noun before an id (issue 88, run run-xyz) is what the
-// id is of, and a tool with an argument named for that noun (issue_number,
-// run_id) takes such an id. args are the tool's arguments' compact names,
-// each after a NUL byte.
-func (n *nameScan) arguments(args string) {
-	for _, w := range n.s.argNouns {
-		if c := compact(w); len(c) >= 2 && strings.Contains(args, "\x00"+c) {
-			n.add(sigArgument, n.s.x.rk.argument, w)
-		}
-	}
 }
 
 // word reads one word of the name, in order.
@@ -172,9 +155,7 @@ func (n *nameScan) verb(nw nameWord) {
 // form: a keyword written as in the name (issue, not issues; a near
 // spelling of five letters or more counts) gains, a plural one more
 // (list_envelopes); a plural whose singular is the name's word loses
-// (envelopes asks for many, get_envelope reads one), as does a noun
-// before an id whose plural is the name's (order QZ3M0P9RST reads one,
-// list_orders lists many).
+// (envelopes asks for many, get_envelope reads one).
 func (n *nameScan) form(nw nameWord, r reach) {
 	p, rk := n.s.plan, n.s.x.rk
 	k := &p.kws[r.k]
@@ -187,8 +168,6 @@ func (n *nameScan) form(nw nameWord, r reach) {
 		}
 	case r.literal && singular(w) != w && singular(w) == nw.word:
 		n.add(sigOne, -rk.one, nw.word)
-	case r.literal && k.single && singular(nw.word) == w:
-		n.add(sigNamed, -rk.named, nw.word)
 	}
 }
 

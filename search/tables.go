@@ -2,67 +2,62 @@ package search
 
 // The word tables the ranking reads, by the names it reads them by, each
 // bound to its table in lexicon/*.txt, whose comment says what the
-// ranking uses it for. To change a table, edit its file.
+// ranking uses it for, and the tables derived from them. To change a
+// table, edit its file. They are bound once, when the package starts,
+// and never written after: only the lexicon's ablation (make
+// eval-lexicon), alone in its own test process, binds a lexicon without
+// one table or entry and binds the embedded one back.
 
 // lexicon/synonyms.txt
-var (
-	verbGroups = lex.groups("verbs")
-	nounGroups = lex.groups("nouns")
-	related    = lex.groups("related")
-)
+var verbGroups, nounGroups, related [][]string
 
 // lexicon/narrower.txt
-var narrower = lex.lists("narrower")
+var narrower map[string][]string
 
 // lexicon/phrasal.txt
-var (
-	phrasal = lex.lists("phrasal")
-	apart   = lex.lists("apart")
-)
+var phrasal, apart map[string][]string
 
 // lexicon/senses.txt
-var (
-	senses     = lex.senses("senses")
-	madeStates = lex.lists("made")
-	intoVerbs  = lex.phrases("into")
-)
+var senses map[string][]sense
 
 // lexicon/forms.txt
-var (
-	irregularPlurals = lex.phrases("plurals")
-	abbreviations    = lex.phrases("abbreviations")
-)
+var irregularPlurals map[string]string
 
 // lexicon/function.txt
-var (
-	stopWords       = lex.set("stop")
-	negations       = lex.set("negations")
-	determiners     = lex.set("determiners")
-	particles       = lex.set("particles")
-	copulas         = lex.set("copulas")
-	politeWords     = lex.set("polite")
-	throughWords    = lex.set("through")
-	yesNo           = lex.set("yes-no")
-	questionWords   = lex.set("questions")
-	questionImplies = lex.phrases("question-implies")
-	batchPhrases    = lex.pairs("batch")
-	weekdays        = lex.set("weekdays")
-	dateWords       = lex.set("dates")
-	sqlStart        = lex.set("sql-start")
-	sqlClause       = lex.set("sql-clause")
-	sqlObjects      = lex.set("sql-object")
-)
+var stopWords, particles, throughWords, yesNo, questionWords, sqlStart, sqlClause, sqlObjects map[string]bool
 
 // lexicon/roles.txt
+var readVerbs, actVerbs, runVerbs, harmVerbs, browseVerbs, mediumWords map[string]bool
+
+// Derived: verbWords are the words of verbGroups; synonymTable and
+// relatedTable each stem's synonyms and looser relations (vocabTables);
+// phrasalVerbs the verbs of the phrasal verbs; maxStop the length of the
+// longest stop word.
 var (
-	readVerbs    = lex.set("read")
-	actVerbs     = lex.set("act")
-	runVerbs     = lex.set("run")
-	harmVerbs    = lex.set("harm")
-	browseVerbs  = lex.set("browse")
-	postWords    = lex.set("post")
-	mediumWords  = lex.set("medium")
-	messageNouns = lex.set("message")
-	sayWords     = lex.set("say")
-	tellWords    = lex.set("tell")
+	verbWords                  map[string]bool
+	synonymTable, relatedTable map[string][]string
+	phrasalVerbs               map[string]bool
+	maxStop                    int
 )
+
+func init() { bindLexicon(lex) }
+
+// bindLexicon binds the tables to lx's and derives the rest from them.
+// The plurals come first, as stem reads them, and the derived tables
+// last.
+func bindLexicon(lx lexicon) {
+	irregularPlurals = lx.phrases("plurals")
+	verbGroups, nounGroups, related = lx.groups("verbs"), lx.groups("nouns"), lx.groups("related")
+	narrower = lx.lists("narrower")
+	phrasal, apart = lx.lists("phrasal"), lx.lists("apart")
+	senses = lx.senses("senses")
+	stopWords, particles, throughWords = lx.set("stop"), lx.set("particles"), lx.set("through")
+	yesNo, questionWords = lx.set("yes-no"), lx.set("questions")
+	sqlStart, sqlClause, sqlObjects = lx.set("sql-start"), lx.set("sql-clause"), lx.set("sql-object")
+	readVerbs, actVerbs, runVerbs, harmVerbs = lx.set("read"), lx.set("act"), lx.set("run"), lx.set("harm")
+	browseVerbs, mediumWords = lx.set("browse"), lx.set("medium")
+	verbWords = wordsOf(verbGroups)
+	synonymTable, relatedTable = vocabTables()
+	phrasalVerbs = verbsOf(phrasal)
+	maxStop = longest(stopWords)
+}

@@ -13,16 +13,16 @@ import (
 // one (narrower) at Weights.Synonym, a looser relation (related) at
 // Weights.Related, a derived form (derive) at Weights.Derived.
 
-// verbWords are the words of verbGroups, as written.
-var verbWords = func() map[string]bool {
+// wordsOf is the words of groups, as written (verbWords of verbGroups).
+func wordsOf(groups [][]string) map[string]bool {
 	out := map[string]bool{}
-	for _, g := range verbGroups {
+	for _, g := range groups {
 		for _, w := range g {
 			out[w] = true
 		}
 	}
 	return out
-}()
+}
 
 // sense is one meaning of a verb, chosen by its object (senses).
 type sense struct {
@@ -125,10 +125,10 @@ func tableKey(w string) string {
 	return w
 }
 
-// synonymTable maps each stem to the stems of its synonyms and of the
-// broader words it reaches; relatedTable to the stems of looser
-// relations. Both are built once.
-var synonymTable, relatedTable = func() (map[string][]string, map[string][]string) {
+// vocabTables builds synonymTable, which maps each stem to the stems of
+// its synonyms and of the broader words it reaches, and relatedTable, to
+// the stems of looser relations, from the bound tables.
+func vocabTables() (map[string][]string, map[string][]string) {
 	link := func(out map[string][]string, a, b string) {
 		if sa, sb := tableKey(a), stem(b); sa != sb && stem(a) != sb && !slices.Contains(out[sa], sb) {
 			out[sa] = append(out[sa], sb)
@@ -152,4 +152,4 @@ var synonymTable, relatedTable = func() (map[string][]string, map[string][]strin
 	}
 	groups(rel, related)
 	return syn, rel
-}()
+}

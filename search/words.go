@@ -208,14 +208,14 @@ func undouble(w string) string {
 	return w
 }
 
-// maxStop is the length of the longest stop word: longer words are not
-// looked up.
-var maxStop = func() (n int) {
-	for w := range stopWords {
+// longest is the length of the longest word of set: maxStop of
+// stopWords, past which a word is not looked up.
+func longest(set map[string]bool) (n int) {
+	for w := range set {
 		n = max(n, len(w))
 	}
 	return n
-}()
+}
 
 func isStop(w string) bool { return len(w) <= maxStop && stopWords[w] }
 
