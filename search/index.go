@@ -654,6 +654,11 @@ type analyzer struct {
 	// hundred frequent ones, and a look here costs less than one in texts.
 	recent *[1 << recentBits]recentText
 	schema scanner // scratch for reading input schemas
+	// owns holds, per own name, its words as last read: the copies of a
+	// server under other names share them, and a query scores a shared
+	// name once (scores.finishName). ownBuf is where a name is read.
+	owns   map[string][]nameWord
+	ownBuf []nameWord
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -748,8 +753,9 @@ func (lp *local) put(id int32, f int) {
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
 		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
+		az.owns = map[string][]nameWord{}
 	}
-	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
+	a := analysis{lower: strings.ToLower(t.Name), own: az.ownBuf[:0]}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
 		a.ownLower = strings.ToLower(t.ServerTool)
 	}
@@ -780,6 +786,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		}
 		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s], stop: isStop(word), verb: verbClass(word)})
 	})
+	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
 	text := func(f int) func(string, bool, bool) {
 		return func(raw string, upper, _ bool) {
@@ -804,6 +811,17 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	schema := text(fSchema) // made once per tool, not per text
 	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
+}
+
+// intern returns the shared words of own name own when they are ws, and
+// else a copy of ws, shared from now on.
+func (az *analyzer) intern(own string, ws []nameWord) []nameWord {
+	if have, ok := az.owns[own]; ok && slices.Equal(have, ws) {
+		return have
+	}
+	ws = slices.Clone(ws)
+	az.owns[own] = ws
+	return ws
 }
 
 // writeCompact writes compact(s) to b.

@@ -148,6 +148,8 @@ type scores struct {
 	ex      *explainer // nil unless explaining
 	named   idSet      // the tools of the servers a label names (plan.servers)
 	phrases map[string]phraseWord
+	names   map[*nameWord]nameScan // per shared name, its words read
+	descs   map[string]phrases     // per description, what finishPhrase reads
 }
 
 func (x *Index) idf(df int32) float64 {
