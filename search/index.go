@@ -138,14 +138,23 @@ type nameWord struct {
 }
 
 // group is one server's tools (or the builtins): their ids and their
-// compact names, between NUL bytes, for substring matches.
+// compact names for substring matches, each the group's prefix (its
+// server's compact name, or nothing) and then its own part, in own.
 type group struct {
 	ids    []int32
 	tools  []pool.Tool
+	prefix string
+	own    *nameList
+}
+
+// nameList is the compact own names of a group's tools, between NUL
+// bytes, shared by the groups that have the same (the copies of a server
+// under other names) so that a substring search reads them once.
+type nameList struct {
 	names  string
 	starts []int32
 	// pairs has a bit set for each pair of neighbouring bytes in names, so
-	// a substring search skips the groups that cannot hold it.
+	// a substring search skips the lists that cannot hold it.
 	pairs bloom
 }
 
@@ -493,27 +502,39 @@ func (w *writer) addGroup(g *group, found []analysis) {
 	}
 }
 
-// compactNames writes the compact names of g's tools, for substrings.
-func (g *group) compactNames() {
-	var names strings.Builder
-	n := 0
+// compactNames writes the compact names of g's tools, for substrings,
+// its list shared through lists (by its names).
+func (g *group) compactNames(lists map[string]*nameList) {
+	split := true
 	for i := range g.tools {
-		n += 1 + len(g.tools[i].Name)
+		split = split && g.tools[i].ServerTool != ""
 	}
-	names.Grow(n)
+	if split && len(g.tools) > 0 {
+		g.prefix = compact(g.tools[0].Server)
+	}
+	var names strings.Builder
+	var starts []int32
 	for i := range g.tools {
 		t := &g.tools[i]
 		names.WriteByte(0)
-		g.starts = append(g.starts, int32(names.Len()))
-		if t.ServerTool == "" {
+		starts = append(starts, int32(names.Len()))
+		switch {
+		case split:
+			writeCompact(&names, t.ServerTool)
+		case t.ServerTool == "":
 			writeCompact(&names, t.Name)
-		} else {
+		default:
 			writeCompact(&names, t.Server)
 			writeCompact(&names, t.ServerTool)
 		}
 	}
-	g.names = names.String()
-	g.pairs.of(g.names)
+	if l, ok := lists[names.String()]; ok {
+		g.own = l
+		return
+	}
+	g.own = &nameList{names: names.String(), starts: starts}
+	g.own.pairs.of(g.own.names)
+	lists[g.own.names] = g.own
 }
 
 func (w *writer) allocate() int32 {
@@ -614,7 +635,7 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 				out[i][j] = az.analyze(ids[i][j], &g[j], ns)
 			}
 			groups[i] = &group{tools: g, ids: ids[i]}
-			groups[i].compactNames()
+			groups[i].compactNames(az.lists)
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), total/(parallelMin/2))
@@ -659,6 +680,7 @@ type analyzer struct {
 	// name once (scores.finishName). ownBuf is where a name is read.
 	owns   map[string][]nameWord
 	ownBuf []nameWord
+	lists  map[string]*nameList // the groups' compact names, shared
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -754,6 +776,9 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	if az.posts == nil {
 		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
 		az.owns = map[string][]nameWord{}
+	}
+	if az.lists == nil {
+		az.lists = map[string]*nameList{}
 	}
 	a := analysis{lower: strings.ToLower(t.Name), own: az.ownBuf[:0]}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
