@@ -189,6 +189,7 @@ type scratch struct {
 	score, covered, cur, scale []float64
 	tier, left                 []int8
 	class                      []int16
+	hits, touched              []int32 // emptied, for scores' lists
 }
 
 var scratches sync.Pool
@@ -209,6 +210,7 @@ func (s *scores) release() {
 		s.score[id], s.covered[id], s.tier[id], s.left[id] = 0, 0, 0, 0
 		s.sc.scale[id], s.sc.class[id] = 0, 0
 	}
+	s.sc.hits, s.sc.touched = s.hits[:0], s.touched[:0]
 	scratches.Put(s.sc)
 }
 
@@ -219,7 +221,7 @@ func (x *Index) score(text string, ex *explainer) *scores {
 	}
 	p := x.plan(text, trace)
 	sc := getScratch(int(x.next))
-	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex}
+	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex, hits: sc.hits, touched: sc.touched}
 	for i := range p.kws {
 		k := &p.kws[i]
 		s.matchFields(k)
