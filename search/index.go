@@ -138,14 +138,23 @@ type nameWord struct {
 }
 
 // group is one server's tools (or the builtins): their ids and their
-// compact names, between NUL bytes, for substring matches.
+// compact names for substring matches, each the group's prefix (its
+// server's compact name, or nothing) and then its own part, in own.
 type group struct {
 	ids    []int32
 	tools  []pool.Tool
+	prefix string
+	own    *nameList
+}
+
+// nameList is the compact own names of a group's tools, between NUL
+// bytes, shared by the groups that have the same (the copies of a server
+// under other names) so that a substring search reads them once.
+type nameList struct {
 	names  string
 	starts []int32
 	// pairs has a bit set for each pair of neighbouring bytes in names, so
-	// a substring search skips the groups that cannot hold it.
+	// a substring search skips the lists that cannot hold it.
 	pairs bloom
 }
 
@@ -493,27 +502,39 @@ func (w *writer) addGroup(g *group, found []analysis) {
 	}
 }
 
-// compactNames writes the compact names of g's tools, for substrings.
-func (g *group) compactNames() {
-	var names strings.Builder
-	n := 0
+// compactNames writes the compact names of g's tools, for substrings,
+// its list shared through lists (by its names).
+func (g *group) compactNames(lists map[string]*nameList) {
+	split := true
 	for i := range g.tools {
-		n += 1 + len(g.tools[i].Name)
+		split = split && g.tools[i].ServerTool != ""
 	}
-	names.Grow(n)
+	if split && len(g.tools) > 0 {
+		g.prefix = compact(g.tools[0].Server)
+	}
+	var names strings.Builder
+	var starts []int32
 	for i := range g.tools {
 		t := &g.tools[i]
 		names.WriteByte(0)
-		g.starts = append(g.starts, int32(names.Len()))
-		if t.ServerTool == "" {
+		starts = append(starts, int32(names.Len()))
+		switch {
+		case split:
+			writeCompact(&names, t.ServerTool)
+		case t.ServerTool == "":
 			writeCompact(&names, t.Name)
-		} else {
+		default:
 			writeCompact(&names, t.Server)
 			writeCompact(&names, t.ServerTool)
 		}
 	}
-	g.names = names.String()
-	g.pairs.of(g.names)
+	if l, ok := lists[names.String()]; ok {
+		g.own = l
+		return
+	}
+	g.own = &nameList{names: names.String(), starts: starts}
+	g.own.pairs.of(g.own.names)
+	lists[g.own.names] = g.own
 }
 
 func (w *writer) allocate() int32 {
@@ -614,7 +635,7 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 				out[i][j] = az.analyze(ids[i][j], &g[j], ns)
 			}
 			groups[i] = &group{tools: g, ids: ids[i]}
-			groups[i].compactNames()
+			groups[i].compactNames(az.lists)
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), total/(parallelMin/2))
@@ -654,6 +675,15 @@ type analyzer struct {
 	// hundred frequent ones, and a look here costs less than one in texts.
 	recent *[1 << recentBits]recentText
 	schema scanner // scratch for reading input schemas
+	// owns holds, per own name, its words as last read: the copies of a
+	// server under other names share them, and a query scores a shared
+	// name once (scores.finishName). ownBuf is where a name is read.
+	owns   map[string][]nameWord
+	ownBuf []nameWord
+	lists  map[string]*nameList // the groups' compact names, shared
+	// notices holds, per description with a notice's word, whether it is a
+	// deprecation notice: reading one costs more than a tool's other texts.
+	notices map[string]bool
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -748,8 +778,12 @@ func (lp *local) put(id int32, f int) {
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
 		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
+		az.owns = map[string][]nameWord{}
 	}
-	a := analysis{lower: strings.ToLower(t.Name), own: make([]nameWord, 0, 4)}
+	if az.lists == nil {
+		az.lists, az.notices = map[string]*nameList{}, map[string]bool{}
+	}
+	a := analysis{lower: strings.ToLower(t.Name), own: az.ownBuf[:0]}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
 		a.ownLower = strings.ToLower(t.ServerTool)
 	}
@@ -780,6 +814,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		}
 		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s], stop: isStop(word), verb: verbClass(word)})
 	})
+	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
 	text := func(f int) func(string, bool, bool) {
 		return func(raw string, upper, _ bool) {
@@ -800,10 +835,31 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		}
 		desc(raw, upper, whole)
 	})
-	a.descNorm, a.deprecated = descNorm(descWords), notice && deprecated(t.Description)
+	a.descNorm, a.deprecated = descNorm(descWords), notice && az.deprecated(t.Description)
 	schema := text(fSchema) // made once per tool, not per text
 	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
+}
+
+// deprecated is deprecated(description), read once per description.
+func (az *analyzer) deprecated(description string) bool {
+	is, ok := az.notices[description]
+	if !ok {
+		is = deprecated(description)
+		az.notices[description] = is
+	}
+	return is
+}
+
+// intern returns the shared words of own name own when they are ws, and
+// else a copy of ws, shared from now on.
+func (az *analyzer) intern(own string, ws []nameWord) []nameWord {
+	if have, ok := az.owns[own]; ok && slices.Equal(have, ws) {
+		return have
+	}
+	ws = slices.Clone(ws)
+	az.owns[own] = ws
+	return ws
 }
 
 // writeCompact writes compact(s) to b.

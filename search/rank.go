@@ -148,6 +148,8 @@ type scores struct {
 	ex      *explainer // nil unless explaining
 	named   idSet      // the tools of the servers a label names (plan.servers)
 	phrases map[string]phraseWord
+	names   map[*nameWord]nameScan // per shared name, its words read
+	descs   map[string]phrases     // per description, what finishPhrase reads
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -187,6 +189,7 @@ type scratch struct {
 	score, covered, cur, scale []float64
 	tier, left                 []int8
 	class                      []int16
+	hits, touched              []int32 // emptied, for scores' lists
 }
 
 var scratches sync.Pool
@@ -207,6 +210,7 @@ func (s *scores) release() {
 		s.score[id], s.covered[id], s.tier[id], s.left[id] = 0, 0, 0, 0
 		s.sc.scale[id], s.sc.class[id] = 0, 0
 	}
+	s.sc.hits, s.sc.touched = s.hits[:0], s.touched[:0]
 	scratches.Put(s.sc)
 }
 
@@ -217,7 +221,7 @@ func (x *Index) score(text string, ex *explainer) *scores {
 	}
 	p := x.plan(text, trace)
 	sc := getScratch(int(x.next))
-	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex}
+	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex, hits: sc.hits, touched: sc.touched}
 	for i := range p.kws {
 		k := &p.kws[i]
 		s.matchFields(k)
@@ -804,31 +808,85 @@ func bareName(text string) string {
 // script's budget, pays for a search); later words are ignored.
 const maxKeywords = 32
 
-// substrings returns the tools whose compact name contains sub.
+// substrings returns the tools whose compact name contains sub: in its
+// group's prefix, in its own part, or across the two.
 func (x *Index) substrings(sub string) []int32 {
 	var out []int32
 	var want bloom
 	want.of(sub)
+	found := map[*nameList][]int32{}
 	for _, g := range x.groups {
-		if !g.pairs.holds(&want) {
+		if strings.Contains(g.prefix, sub) {
+			out = append(out, g.ids...)
 			continue
 		}
-		for pos := 0; ; {
-			j := strings.Index(g.names[pos:], sub)
-			if j < 0 {
-				break
+		in, ok := found[g.own]
+		if !ok {
+			in = g.own.holding(sub, &want)
+			found[g.own] = in
+		}
+		if !endsStart(g.prefix, sub) {
+			for _, i := range in {
+				out = append(out, g.ids[i])
 			}
-			// The name holding the match is the last one starting at or before it.
-			i, _ := slices.BinarySearch(g.starts, int32(pos+j)+1)
-			i--
-			out = append(out, g.ids[i])
-			if i+1 >= len(g.starts) {
-				break
+			continue
+		}
+		for i, id := range g.ids {
+			if _, ok := slices.BinarySearch(in, int32(i)); ok || g.own.across(i, g.prefix, sub) {
+				out = append(out, id)
 			}
-			pos = int(g.starts[i+1])
 		}
 	}
 	return out
+}
+
+// holding returns the places of the names of l that contain sub, whose
+// pairs of bytes are want, in order.
+func (l *nameList) holding(sub string, want *bloom) []int32 {
+	var out []int32
+	if !l.pairs.holds(want) {
+		return nil
+	}
+	for pos := 0; ; {
+		j := strings.Index(l.names[pos:], sub)
+		if j < 0 {
+			return out
+		}
+		// The name holding the match is the last one starting at or before it.
+		i, _ := slices.BinarySearch(l.starts, int32(pos+j)+1)
+		i--
+		out = append(out, int32(i))
+		if i+1 >= len(l.starts) {
+			return out
+		}
+		pos = int(l.starts[i+1])
+	}
+}
+
+// endsStart reports whether prefix ends with a start of sub shorter than sub.
+func endsStart(prefix, sub string) bool {
+	for k := 1; k < len(sub) && k <= len(prefix); k++ {
+		if strings.HasSuffix(prefix, sub[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// across reports whether sub starts at the end of prefix and ends in the
+// i-th name of l.
+func (l *nameList) across(i int, prefix, sub string) bool {
+	end := len(l.names)
+	if i+1 < len(l.starts) {
+		end = int(l.starts[i+1]) - 1
+	}
+	name := l.names[l.starts[i]:end]
+	for k := 1; k < len(sub) && k <= len(prefix); k++ {
+		if strings.HasSuffix(prefix, sub[:k]) && strings.HasPrefix(name, sub[k:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // compare orders two tools, better first (see decide).

@@ -85,18 +85,10 @@ func (n *nameScan) add(sig signal, v float64, w string) {
 // finishName adds the bonuses of tool id's own name and notes how much
 // of it the query leaves out.
 func (s *scores) finishName(id int32) {
-	p := s.plan
-	n := nameScan{s: s, id: id, verbSeen: p.verb == noVerb, prev: -1}
-	own := s.x.entry(id).own
-	for i, nw := range own {
-		// A name word said again (the second variable of
-		// create_variable_in_variable_set) earns its bonuses once.
-		if !nw.ns && !repeatedNameWord(own, i) {
-			n.word(nw)
-		}
-	}
+	n := s.readName(id, s.x.entry(id).own)
+	n.id = id
 	if n.words > 0 && n.covered > 0 {
-		cover := s.x.rk.cover * float64(n.covered) / float64(n.words) * min(1, float64(n.covered)/p.meaning)
+		cover := s.x.rk.cover * float64(n.covered) / float64(n.words) * min(1, float64(n.covered)/s.plan.meaning)
 		n.bonus += cover
 		if s.ex != nil {
 			s.ex.signal(id, sigCover, cover, fmt.Sprintf("the query covers %d of %d name words", n.covered, n.words))
@@ -104,6 +96,32 @@ func (s *scores) finishName(id int32) {
 	}
 	s.left[id] = int8(min(n.words-n.covered, 100))
 	s.score[id] += n.bonus
+}
+
+// readName reads the words of tool id's own name own. The copies of a
+// server share their names' words (analyzer.intern), and a query reads
+// them once: the address of the first word is the name's.
+func (s *scores) readName(id int32, own []nameWord) nameScan {
+	if len(own) > 0 && s.ex == nil {
+		if n, ok := s.names[&own[0]]; ok {
+			return n
+		}
+	}
+	n := nameScan{s: s, id: id, verbSeen: s.plan.verb == noVerb, prev: -1}
+	for i, nw := range own {
+		// A name word said again (the second variable of
+		// create_variable_in_variable_set) earns its bonuses once.
+		if !nw.ns && !repeatedNameWord(own, i) {
+			n.word(nw)
+		}
+	}
+	if len(own) > 0 && s.ex == nil {
+		if s.names == nil {
+			s.names = map[*nameWord]nameScan{}
+		}
+		s.names[&own[0]] = n
+	}
+	return n
 }
 
 // word reads one word of the name, in order.
@@ -177,9 +195,36 @@ func (n *nameScan) form(nw nameWord, r reach) {
 // and then scales the score.
 func (s *scores) finishPhrase(id int32) {
 	rk := s.x.rk
+	desc := s.x.entry(id).tool.Description
+	// Tools share descriptions (a server's copies under other names).
+	got, ok := s.descs[desc]
+	if !ok {
+		got = s.readPhrases(desc)
+		if s.descs == nil {
+			s.descs = map[string]phrases{}
+		}
+		s.descs[desc] = got
+	}
+	pairs, written := got.pairs, got.written
+	phrase := rk.phrase * float64(bits.OnesCount64(pairs))
+	surface := rk.descSurface * float64(bits.OnesCount64(written))
+	if s.ex != nil {
+		s.ex.signal(id, sigPhrase, phrase, fmt.Sprintf("pairs of query words side by side in the description: %d", bits.OnesCount64(pairs)))
+		s.ex.signal(id, sigDescSurface, surface, fmt.Sprintf("keywords written as in the description: %d", bits.OnesCount64(written)))
+	}
+	s.score[id] = (s.score[id] + phrase + surface) * s.scale(id)
+}
+
+// phrases are the query positions whose keyword follows the previous
+// one's in a description (pairs), and whose keyword is written there as
+// in the query (written).
+type phrases struct{ pairs, written uint64 }
+
+// readPhrases reads description desc for finishPhrase.
+func (s *scores) readPhrases(desc string) phrases {
 	var pairs, written uint64
 	prev := -2
-	splitRaw(s.x.entry(id).tool.Description, func(raw string, upper, whole bool) {
+	splitRaw(desc, func(raw string, upper, whole bool) {
 		if whole {
 			return
 		}
@@ -199,13 +244,7 @@ func (s *scores) finishPhrase(id int32) {
 		}
 		prev = w.r.pos
 	})
-	phrase := rk.phrase * float64(bits.OnesCount64(pairs))
-	surface := rk.descSurface * float64(bits.OnesCount64(written))
-	if s.ex != nil {
-		s.ex.signal(id, sigPhrase, phrase, fmt.Sprintf("pairs of query words side by side in the description: %d", bits.OnesCount64(pairs)))
-		s.ex.signal(id, sigDescSurface, surface, fmt.Sprintf("keywords written as in the description: %d", bits.OnesCount64(written)))
-	}
-	s.score[id] = (s.score[id] + phrase + surface) * s.scale(id)
+	return phrases{pairs, written}
 }
 
 // phraseWord is what finishPhrase reads from a word of a description:
