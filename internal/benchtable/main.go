@@ -26,7 +26,7 @@ var suites = []suite{
 	{pkg: "sandbox", bench: "^BenchmarkFloors$"},
 	{pkg: "sandbox/worker", bench: "^BenchmarkNestedCall$"},
 	{pkg: ".", bench: "Real10k|^BenchmarkRequest1000$|^BenchmarkSetTools1000$", extra: []string{"-test.benchtime", "20x"}},
-	{pkg: "search", bench: "^BenchmarkNewIndex10k$"},
+	{pkg: "search", bench: "^Benchmark(NewIndex|NewIndexReal|QueryLatency|QueryLatencyReal|Server20Of|ServerReal)10k$"},
 	{pkg: "cmd/execlua", bench: "^BenchmarkDemoCall$", extra: []string{"-test.benchtime", "3x"}},
 	{pkg: "host/gateway", bench: "^BenchmarkGatewayOverhead$", extra: []string{"-test.benchtime", "20x"}},
 }
@@ -60,6 +60,13 @@ var rows = []row{
 	{"`SetTools` with the same 10,000 tools", "", "BenchmarkSetToolsReal10k/same", "cpu-ns/op", ""},
 	{"`Request` over 10,024 real pool tools, announced", "", "BenchmarkRequestReal10k", "cpu-ns/op", ""},
 	{"search index of 10,000 tools, built", "", "BenchmarkNewIndex10k", "cpu-ns/op", ""},
+	{"the same, 10,000 real tools (descriptions and schemas as published)", "", "BenchmarkNewIndexReal10k", "cpu-ns/op", ""},
+	{"ToolSearch over 10,000 tools, p95 of the queries' medians", "", "BenchmarkQueryLatency10k", "p95-ns/query", ""},
+	{"the same, 10,000 real tools", "", "BenchmarkQueryLatencyReal10k", "p95-ns/query", ""},
+	{"a 20-tool server joining the index of 10,000 tools", "", "BenchmarkServer20Of10k/add", "cpu-ns/op", ""},
+	{"the same, leaving", "", "BenchmarkServer20Of10k/remove", "cpu-ns/op", ""},
+	{"a 20-tool server joining the index of 10,000 real tools", "", "BenchmarkServerReal10k/join", "cpu-ns/op", ""},
+	{"the same, leaving", "", "BenchmarkServerReal10k/leave", "cpu-ns/op", ""},
 	{"nested call through `execlua run --demo` (in-process MCP server), CPU", "the library's call, same run", "BenchmarkDemoCall", "x-library", "cli-cpu-ns/call"},
 	{"Exec with one nested call through `serve --http`'s gateway by mcp-go's client, CPU of both", "a direct `Session.Run`, same run", "BenchmarkGatewayOverhead", "x-direct", "http-cpu-ns/exec"},
 }
