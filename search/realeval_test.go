@@ -15,6 +15,23 @@ type realFigures struct {
 	byKind map[string]*tally
 }
 
+// count adds a query of kind whose first wanted tool came at rank (-1:
+// not in the top five).
+func (f *realFigures) count(kind string, rank int) {
+	if f.byKind[kind] == nil {
+		f.byKind[kind] = &tally{}
+	}
+	for _, k := range []*tally{&f.all, f.byKind[kind]} {
+		k.n++
+		if rank == 0 {
+			k.top1++
+		}
+		if rank >= 0 {
+			k.top5++
+		}
+	}
+}
+
 // realMeasure ranks every query with top (the names of the first five)
 // and tallies where the first wanted tool came. With logMisses it logs
 // each miss (the development half only: the frozen half's misses are
@@ -28,15 +45,7 @@ func realMeasure(t *testing.T, qs []qualityQuery, top func(string) []string, log
 	for _, q := range qs {
 		got := top(q.Query)
 		rank := slices.IndexFunc(got, func(name string) bool { return slices.Contains(q.Want, name) })
-		for _, k := range []*tally{&f.all, f.byKind[q.Kind]} {
-			k.n++
-			if rank == 0 {
-				k.top1++
-			}
-			if rank >= 0 {
-				k.top5++
-			}
-		}
+		f.count(q.Kind, rank)
 		if rank != 0 && logMisses {
 			t.Logf("miss %-10s %-60q want %s at %d; got %s", q.Kind, q.Query, strings.Join(q.Want, "|"), rank+1, strings.Join(got, " "))
 		}
