@@ -681,9 +681,6 @@ type analyzer struct {
 	owns   map[string][]nameWord
 	ownBuf []nameWord
 	lists  map[string]*nameList // the groups' compact names, shared
-	// notices holds, per description with a notice's word, whether it is a
-	// deprecation notice: reading one costs more than a tool's other texts.
-	notices map[string]bool
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -781,7 +778,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		az.owns = map[string][]nameWord{}
 	}
 	if az.lists == nil {
-		az.lists, az.notices = map[string]*nameList{}, map[string]bool{}
+		az.lists = map[string]*nameList{}
 	}
 	a := analysis{lower: strings.ToLower(t.Name), own: az.ownBuf[:0]}
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
@@ -835,20 +832,10 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		}
 		desc(raw, upper, whole)
 	})
-	a.descNorm, a.deprecated = descNorm(descWords), notice && az.deprecated(t.Description)
+	a.descNorm, a.deprecated = descNorm(descWords), notice && deprecated(t.Description)
 	schema := text(fSchema) // made once per tool, not per text
 	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
-}
-
-// deprecated is deprecated(description), read once per description.
-func (az *analyzer) deprecated(description string) bool {
-	is, ok := az.notices[description]
-	if !ok {
-		is = deprecated(description)
-		az.notices[description] = is
-	}
-	return is
 }
 
 // intern returns the shared words of own name own when they are ws, and
