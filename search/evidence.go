@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -145,4 +146,66 @@ func keywordsIntent(all []keyword) intent {
 		}
 	}
 	return reads
+}
+
+// Two readings of one text. A pair of words the pool also writes as one
+// (task list, tasklist) is read both ways: its two parts stay keywords
+// and the joined word is a third, alternative keyword (keyword.alt). A
+// tool gets the better reading, not both: the joined word adds only what
+// it gives beyond the parts (alike), and it is no more of the query to
+// cover (the coord signal counts the parts).
+
+// partOfAlt reports whether keyword n is a part of the alternative
+// keyword after it.
+func (p *plan) partOfAlt(n int) bool {
+	for _, j := range []int{n + 1, n + 2} {
+		if j < len(p.kws) && p.kws[j].alt {
+			return true
+		}
+	}
+	return false
+}
+
+// partPoints are the points the parts of an alternative keyword gave a
+// tool, and the fields of their best matches, one bit a field.
+type partPoints struct {
+	points float64
+	fields [2]uint8
+	n      int8
+}
+
+func (pp partPoints) add(v float64, field int) partPoints {
+	pp.fields[min(pp.n, 1)] |= 1 << field
+	pp.points, pp.n = pp.points+v, pp.n+1
+	return pp
+}
+
+// trackFields readies the scoring of keyword n to note the field of each
+// tool's best match, when it is an alternative keyword or one of its
+// parts.
+func (s *scores) trackFields(n int) {
+	if s.field == nil && (s.plan.kws[n].alt || s.plan.partOfAlt(n)) {
+		s.field, s.parts = map[int32]int{}, map[int32]partPoints{}
+	}
+}
+
+// alike is what the alternative keyword's v points add to tool id. When
+// both parts matched it best in the field the joined word matches it
+// best in (TaskList: task, list and tasklist in the name), that field is
+// read twice: the joined word adds what it gives beyond the parts.
+// Otherwise it is evidence of its own (findRxcuiByString: rxcui in the
+// name, rx and cui in the description). It covers the share of the query
+// of each part that did not reach the tool.
+func (s *scores) alike(id int32, v float64, word string) float64 {
+	got := s.parts[id]
+	s.covered[id] += float64(2 - got.n)
+	f := s.field[id]
+	if bit := uint8(1) << f; got.n < 2 || got.fields[0]&got.fields[1]&bit == 0 {
+		return v
+	}
+	gain := max(0, v-got.points)
+	if s.ex != nil {
+		s.ex.signal(id, sigAlike, gain-v, fmt.Sprintf("%s reads its parts again, in the %s", word, fieldNames[f]))
+	}
+	return gain
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -236,5 +237,81 @@ func TestKeywordsIntent(t *testing.T) {
 	}
 	if got := names(doSearch(t, tools, q("policy set attach workspace"))); len(got) == 0 || got[0] != "mcp__tf__attach_policy_set_to_workspaces" {
 		t.Errorf("got %v, want attach_policy_set_to_workspaces first", got)
+	}
+}
+
+// A pair of words the pool also writes as one (task list, TaskList) is
+// read two ways, and a tool gets the better reading, not both: the joined
+// word found in the field its parts were found in adds nothing beyond
+// them, so the tool named for the pair does not outrank the tool that
+// matches more of the query. Found elsewhere than its parts, the joined
+// word is evidence of its own. With alike off, both readings add up.
+func TestJoinedWordIsAnotherReading(t *testing.T) {
+	tools := []pool.Tool{
+		{Name: "TaskList", Description: "List the tasks with their status."},
+		{Name: "TaskUpdate", Description: "Update a task.", SearchHint: "set a task's status"},
+	}
+	if got := names(doSearch(t, tools, q("task list update status"))); len(got) == 0 || got[0] != "TaskUpdate" {
+		t.Errorf("task list update status: got %v, want TaskUpdate first", got)
+	}
+	off, err := NewIndexWith(tools, &Options{Disable: []string{"alike"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := off.Search(json.RawMessage(q("task list update status")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) == 0 || res.Matches[0].Name != "TaskList" {
+		t.Errorf("alike off: got %v, want TaskList first (task, list and tasklist all count)", res.Matches)
+	}
+	// rxcui in a name, rx and cui apart in the description: the name's
+	// joined word counts in full, no alike taken away.
+	rx := []pool.Tool{mcpTool("rxnorm", "findRxcuiByString", "Find the Rx CUI of a drug by its name.")}
+	e, err := NewIndex(rx).Explain(json.RawMessage(q("RxCUI")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Results) != 1 || slices.ContainsFunc(e.Results[0].Signals, func(sp SignalPoints) bool { return sp.Signal == "alike" }) {
+		t.Errorf("RxCUI: want findRxcuiByString without alike:\n%s", e)
+	}
+}
+
+// A plural keyword whose singular is a name's word weighs against a tool
+// that reads one (get_label for labels), not against one named to list or
+// search, which returns many whatever its name's number (list_label).
+func TestOneSparesListingNames(t *testing.T) {
+	tools := []pool.Tool{
+		mcpTool("gh", "get_label", "Get a label."),
+		mcpTool("gh", "list_label", "List the labels of a repository."),
+	}
+	e, err := NewIndex(tools).Explain(json.RawMessage(q("labels")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range e.Results {
+		hasOne := slices.ContainsFunc(r.Signals, func(sp SignalPoints) bool { return sp.Signal == "one" })
+		if want := r.Name == "mcp__gh__get_label"; hasOne != want {
+			t.Errorf("%s: signal one shown %v, want %v:\n%s", r.Name, hasOne, want, e)
+		}
+	}
+}
+
+// The query's first word after a determiner is a noun: a question about
+// the page reads it (what's on the page), where page as the verb would
+// have asked to page someone (acts) and kept the question from reading.
+func TestWordAfterDeterminerIsNoVerb(t *testing.T) {
+	x := NewIndex(rulePool())
+	for query, want := range map[string]intent{
+		"what's on the page": reads,
+		"page the on-call":   acts,
+	} {
+		p := x.plan(query, nil)
+		if p.intent != want {
+			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
+		}
+	}
+	if p := x.plan("what's on the page", nil); !p.asks {
+		t.Errorf("what's on the page: not read as a question")
 	}
 }

@@ -143,6 +143,7 @@ func TestSignalsShow(t *testing.T) {
 		{"cover", "create a cluster", "2 of 2"},
 		{"phrase", "create a cluster", "side by side"},
 		{"desc-surface", "create a cluster", "written as in the description"},
+		{"alike", "task list", "tasklist reads its parts again, in the name"},
 		{"coord", "create a cluster", "of the query's weight"},
 		{"labelled", "algolia: add a record", "another server"},
 		{"intent", "list clusters", "a query that reads, a tool that writes"},

@@ -108,6 +108,9 @@ type ranking struct {
 	// descLength: whether a description match weighs by the
 	// description's length (descNorm).
 	folds, intent, descLength bool
+	// alike: a joined word whose parts stay keywords is another reading
+	// of them (alike), not a keyword more: the signal alike.
+	alike bool
 	// rules are the analyzer's rules that are on, by stage.
 	rules ruleSet
 }
@@ -146,7 +149,7 @@ func resolve(w Weights, disable []string) *ranking {
 		idfPower: w.IDFPower, coord: w.Coord, labelled: w.Labelled,
 		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, order: w.Order, head: w.Head, verb: w.Verb,
 		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface, deprecated: w.Deprecated,
-		off: map[string]bool{},
+		off: map[string]bool{}, alike: true,
 	}
 	for _, name := range disable {
 		if off, ok := signalOff[name]; ok {
@@ -189,6 +192,7 @@ var signalOff = map[string]func(*ranking){
 	"asks":         func(r *ranking) { r.asks = 0 },
 	"labelled":     func(r *ranking) { r.labelled = 1 },
 	"deprecated":   func(r *ranking) { r.deprecated = 1 },
+	"alike":        func(r *ranking) { r.alike = false },
 }
 
 // switchNames are the switches outside the analyzer's rules: how a

@@ -98,9 +98,12 @@ type keyword struct {
 	particle   bool     // the up of spin up
 	part       bool     // on or call of on-call, when oncall is a word of the pool
 	joined     bool     // oncall of on-call
-	misspelt   bool     // no word of the pool nor of the vocabulary: its near spellings stand for it
-	stop       bool
-	vars       []variant
+	// alt: a joined word whose two parts stay keywords (task list,
+	// tasklist): another reading of them, not more of the query (alike).
+	alt      bool
+	misspelt bool // no word of the pool nor of the vocabulary: its near spellings stand for it
+	stop     bool
+	vars     []variant
 }
 
 type variant struct {
@@ -150,6 +153,12 @@ type scores struct {
 	phrases map[string]phraseWord
 	names   map[*nameWord]nameScan // per shared name, its words read
 	descs   map[string]phrases     // per description, what finishPhrase reads
+	// parts holds, per tool, the points the two parts of the next
+	// alternative keyword gave it and the fields of their best matches;
+	// field, while such a keyword or part is scored, its best match's
+	// (alike).
+	parts map[int32]partPoints
+	field map[int32]int
 }
 
 func (x *Index) idf(df int32) float64 {
@@ -224,6 +233,7 @@ func (x *Index) score(text string, ex *explainer) *scores {
 	s := &scores{x: x, plan: p, sc: sc, score: sc.score, left: sc.left, covered: sc.covered, tier: sc.tier, ex: ex, hits: sc.hits, touched: sc.touched}
 	for i := range p.kws {
 		k := &p.kws[i]
+		s.trackFields(i)
 		s.matchFields(k)
 		s.matchSubstrings(k)
 		s.addKeyword(i)
@@ -248,6 +258,9 @@ func (s *scores) set(id int32, v float64, field int, stem string) {
 	cur := s.sc.cur
 	if cur[id] == 0 {
 		s.touched = append(s.touched, id)
+	}
+	if s.field != nil && v > cur[id] {
+		s.field[id] = field
 	}
 	if s.ex != nil && v > cur[id] {
 		s.ex.best(id, field, stem, v)
@@ -305,19 +318,31 @@ func (s *scores) matchSubstrings(k *keyword) {
 // reached, and readies the pass for the next keyword.
 func (s *scores) addKeyword(n int) {
 	k, cur := &s.plan.kws[n], s.sc.cur
+	part := s.plan.partOfAlt(n)
 	for _, id := range s.touched {
 		if s.score[id] == 0 {
 			s.hits = append(s.hits, id)
 		}
-		s.score[id] += cur[id] * k.weight
-		if !k.stop {
+		v := cur[id] * k.weight
+		cur[id] = 0
+		if s.ex != nil {
+			s.ex.matched(id, n, v)
+		}
+		switch {
+		case part:
+			s.parts[id] = s.parts[id].add(v, s.field[id])
+		case k.alt:
+			v = s.alike(id, v, k.word)
+		}
+		s.score[id] += v
+		if !k.stop && !k.alt {
 			s.covered[id] += k.weight
 		}
-		if s.ex != nil {
-			s.ex.matched(id, n, cur[id]*k.weight)
-		}
-		cur[id] = 0
 	}
+	if k.alt {
+		clear(s.parts)
+	}
+	clear(s.field)
 	s.touched = s.touched[:0]
 }
 

@@ -64,6 +64,7 @@ var ruleList = ruleSet{
 		{name: "phrasal-apart", needs: []string{"phrasal"}, apply: rulePhrasalApart},
 		{name: "medium", apply: ruleMedium},
 		{name: "medium-send", apply: ruleMediumSend},
+		{name: "determiner", apply: ruleDeterminer},
 		{name: "question", apply: ruleQuestion},
 		{name: "state", needs: []string{"question"}, apply: ruleState},
 		{name: "keywords-intent", apply: ruleKeywordsIntent},
@@ -478,7 +479,7 @@ func ruleAdd(pl *planner) bool {
 		pl.kept++
 	}
 	if pl.joined != "" {
-		pl.add(keyword{word: pl.joined, stem: stem(pl.joined), weight: 1, joined: true})
+		pl.add(keyword{word: pl.joined, stem: stem(pl.joined), weight: 1, joined: true, alt: !pl.k.part && pl.rk.alike})
 		pl.head(len(pl.all) - 1)
 		pl.kept++
 		pl.last = len(pl.all) - 1 // to-do lists: todolists
@@ -543,6 +544,30 @@ func ruleMediumSend(pl *planner) bool {
 		if pl.trace != nil {
 			pl.note("the verb is send")
 		}
+	}
+	return true
+}
+
+// ruleDeterminer: the query's first word after a determiner, server
+// names between aside (what's on the Notion page), is a noun: it is no
+// verb, and the query reads unless a later rule finds what it does
+// (page, post or patch before a noun are what a tool does; after the,
+// they are what it is about).
+func ruleDeterminer(pl *planner) bool {
+	p := pl.p
+	if p.head < 0 || p.verb == noVerb || pl.all[p.head].also != nil {
+		return true
+	}
+	j := p.head - 1
+	for j >= 0 && pl.x.serverWord(pl.all[j].stem) {
+		j--
+	}
+	if j < 0 || !determiners[pl.all[j].word] {
+		return true
+	}
+	p.verb, p.intent = noVerb, reads
+	if pl.trace != nil {
+		pl.note("%q %q: %q is no verb", pl.all[j].word, pl.all[p.head].word, pl.all[p.head].word)
 	}
 	return true
 }
@@ -613,10 +638,10 @@ func ruleCap(pl *planner) bool {
 		p.head = -1 // the first word came after the cap
 	}
 	for _, k := range p.kws {
-		if k.weight == 1 {
+		if k.weight == 1 && !k.alt {
 			p.meaning++
 		}
-		if !k.stop {
+		if !k.stop && !k.alt {
 			p.weight += k.weight
 		}
 	}

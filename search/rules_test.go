@@ -39,6 +39,7 @@ func rulePool() []pool.Tool {
 		mcpTool("fs", "read_text", "DEPRECATED: use read_file instead. Read a file as text."),
 		mcpTool("github", "list_pull_requests", "List pull requests (PRs) of a repository."),
 		mcpTool("bugsnag", "list_errors", "List errors."),
+		mcpTool("todo", "TaskList", "List the tasks."),
 	}
 }
 
@@ -65,6 +66,7 @@ func TestRulesFire(t *testing.T) {
 		{"phrasal-apart", "turn the dag back on", `"turn" ... "on" -> enable, start`},
 		{"medium", "email the report to finance", `"email" sends what follows`},
 		{"medium-send", "email the report to finance", "the verb is send"},
+		{"determiner", "what's on the page", `"the" "page": "page" is no verb`},
 		{"question", "which tickets are open", `"which" asks: it reads`},
 		{"state", "are the lights on", "implies state"},
 		{"senses", "open the page", `"open" "page" -> navigate, visit, goto`},

@@ -35,6 +35,7 @@ const (
 	sigCover                     // the share of the name the query covers
 	sigPhrase                    // query words next to each other in the description
 	sigDescSurface               // keywords written as in the description
+	sigAlike                     // a joined word reading its parts' field again (taken away)
 	sigCoord                     // the share of the query the tool covers (a factor)
 	sigLabelled                  // another server than the one the query names (a factor)
 	sigIntent                    // the annotations against the query's intent (a factor)
@@ -46,7 +47,7 @@ const (
 var signalNames = [nSignals]string{
 	sigVerb: "verb", sigAsks: "asks", sigHead: "head", sigSurface: "surface", sigPlural: "plural",
 	sigOne: "one", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
-	sigDescSurface: "desc-surface", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
+	sigDescSurface: "desc-surface", sigAlike: "alike", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
 	sigDeprecated: "deprecated",
 }
 
@@ -184,7 +185,7 @@ func (n *nameScan) form(nw nameWord, r reach) {
 		if r.literal && singular(w) != w {
 			n.add(sigPlural, rk.plural, nw.word)
 		}
-	case r.literal && singular(w) != w && singular(w) == nw.word:
+	case r.literal && singular(w) != w && singular(w) == nw.word && !browses(n.s.x.entry(n.id)):
 		n.add(sigOne, -rk.one, nw.word)
 	}
 }

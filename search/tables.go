@@ -24,7 +24,7 @@ var senses map[string][]sense
 var irregularPlurals map[string]string
 
 // lexicon/function.txt
-var stopWords, particles, throughWords, yesNo, questionWords, sqlStart, sqlClause, sqlObjects map[string]bool
+var stopWords, determiners, particles, throughWords, yesNo, questionWords, sqlStart, sqlClause, sqlObjects map[string]bool
 
 // lexicon/roles.txt
 var readVerbs, actVerbs, runVerbs, harmVerbs, browseVerbs, mediumWords map[string]bool
@@ -52,6 +52,7 @@ func bindLexicon(lx lexicon) {
 	phrasal, apart = lx.lists("phrasal"), lx.lists("apart")
 	senses = lx.senses("senses")
 	stopWords, particles, throughWords = lx.set("stop"), lx.set("particles"), lx.set("through")
+	determiners = lx.set("determiners")
 	yesNo, questionWords = lx.set("yes-no"), lx.set("questions")
 	sqlStart, sqlClause, sqlObjects = lx.set("sql-start"), lx.set("sql-clause"), lx.set("sql-object")
 	readVerbs, actVerbs, runVerbs, harmVerbs = lx.set("read"), lx.set("act"), lx.set("run"), lx.set("harm")
