@@ -263,7 +263,8 @@ func TestSchemaWords(t *testing.T) {
 }
 
 // Derived forms reach one another below the word itself (deployment and
-// deploy, notification and notify); a phrasal verb means its verb (spin
+// deploy, notification and notify, different and differences, compliant
+// and compliance); a phrasal verb means its verb (spin
 // up creates, tear down deletes), and its particle is no keyword of its
 // own.
 func TestDerivedFormsAndPhrasalVerbs(t *testing.T) {
@@ -276,13 +277,18 @@ func TestDerivedFormsAndPhrasalVerbs(t *testing.T) {
 		mcpTool("cloud", "delete_stack", "Delete a stack."),
 		mcpTool("cloud", "describe_stack", "Describe a stack."),
 		mcpTool("cloud", "update_stack", "Update a stack."),
+		mcpTool("git", "git_diff", "Shows differences between branches or commits."),
+		mcpTool("git", "git_log", "Shows the commit logs of the main branch."),
+		mcpTool("audit", "check_compliance", "Check the compliance of a stack."),
 	}
 	wantFirst(t, tools, map[string]string{
-		"deployment of the build": "mcp__ci__deploy",
-		"notifications":           "mcp__push__notify",
-		"spin up a stack":         "mcp__cloud__create_stack",
-		"tear down the stack":     "mcp__cloud__delete_stack",
-		"look up a stack":         "mcp__cloud__describe_stack",
+		"what is different between main and dev": "mcp__git__git_diff",
+		"is the stack compliant":                 "mcp__audit__check_compliance",
+		"deployment of the build":                "mcp__ci__deploy",
+		"notifications":                          "mcp__push__notify",
+		"spin up a stack":                        "mcp__cloud__create_stack",
+		"tear down the stack":                    "mcp__cloud__delete_stack",
+		"look up a stack":                        "mcp__cloud__describe_stack",
 	})
 }
 

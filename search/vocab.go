@@ -42,7 +42,10 @@ func stemSet(ws ...string) map[string]bool {
 
 // derive returns, as stems, the verbs a noun derives from: deploy for
 // deployment, notify for notification, execute for execution, since
-// tools are named for what they do and requests often name the thing.
+// tools are named for what they do and requests often name the thing;
+// and an adjective's noun and a noun's adjective, which say one thing
+// (different and difference, compliant and compliance: -ent and -ence,
+// -ant and -ance).
 // The stemmer keeps them apart on purpose (an execution is not
 // executing), so they count as their own kind of match, below the word
 // itself. The way back is weaker and only from a past form (nounsOf):
@@ -88,6 +91,11 @@ func forms(word string, out []string) []string {
 	}
 	if b, ok := trim("ator"); ok { // generator, validator, translator
 		add(b + "ate")
+	}
+	for _, pair := range [][2]string{{"ent", "ence"}, {"ence", "ent"}, {"ant", "ance"}, {"ance", "ant"}} {
+		if b, ok := trim(pair[0]); ok { // different, difference; compliant, compliance
+			add(b + pair[1])
+		}
 	}
 	if b, ok := trim("al"); ok && strings.ContainsRune("vw", rune(b[len(b)-1])) { // removal, approval, renewal
 		add(b)
