@@ -652,7 +652,9 @@ func ruleCap(pl *planner) bool {
 // ruleSenses: the sense of the query's verb comes from its object, the
 // first three words after it that are no stop words (open a page visits
 // it, open a pull request creates it). The place a thing is put comes
-// after the thing (put piano lessons on the calendar).
+// after the thing (put piano lessons on the calendar). The sense's verb
+// gives the query its class, as a phrasal verb's does (open an incident
+// creates: it acts), unless the query is a question, which reads.
 func ruleSenses(pl *planner) bool {
 	p := pl.p
 	h := p.head
@@ -668,6 +670,9 @@ func ruleSenses(pl *planner) bool {
 		for _, sn := range senses[p.kws[h].word] {
 			if sn.objects[p.kws[j].stem] && (n <= 3 || sn.far) {
 				p.kws[h].sense = sn.verbs
+				if c := verbClass(sn.verbs[0]); c != noVerb && !p.asks {
+					p.verb, p.intent = c, max(c, reads)
+				}
 				if pl.trace != nil {
 					pl.note("%q %q -> %s", p.kws[h].word, p.kws[j].word, strings.Join(sn.verbs, ", "))
 				}

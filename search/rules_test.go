@@ -152,3 +152,20 @@ func TestSQLSpoken(t *testing.T) {
 		}
 	}
 }
+
+// A verb's sense gives the query its class, as a phrasal verb's does:
+// open a pull request creates (it acts), open the file reads it; a
+// question keeps reading (which open pull requests ...).
+func TestSenseGivesTheClass(t *testing.T) {
+	t.Parallel()
+	x := NewIndex(rulePool())
+	for query, want := range map[string]intent{
+		"open a pull request":                 acts,
+		"open the file":                       reads,
+		"which open pull requests are stale?": reads,
+	} {
+		if p := x.plan(query, nil); p.intent != want {
+			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
+		}
+	}
+}
