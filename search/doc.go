@@ -164,4 +164,7 @@
 // Index versions and never keeps a query's; it waits for the embedder at
 // most its Timeout under the search's context, and falls back to the
 // lexical ranking, saying why in Result.Fallback, when the embedder fails.
+// Semantic.Explain explains the fused ranking: per result, what the
+// lexical ranking made of it and its lexical and semantic ranks and fused
+// score.
 package search

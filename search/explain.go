@@ -20,6 +20,9 @@ type Explanation struct {
 	Results  []ExplainedResult  `json:"results"`
 	// Total is how many tools matched, as Result.Total.
 	Total int `json:"total"`
+	// Fallback says why a Semantic's explanation is of the lexical
+	// ranking alone (Result.Fallback), when it is.
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // ExplainedKeyword is one keyword of the query: its weight (1, less for
@@ -56,6 +59,23 @@ type ExplainedResult struct {
 	Scale    []SignalPoints `json:"scale"`
 	Score    float64        `json:"score"`
 	TieBreak string         `json:"tieBreak,omitempty"`
+	// Fusion is set when a Semantic ranked the result (Semantic.Explain):
+	// its ranks and fused score. A tool only the semantic ranking found
+	// has no matches, signals or lexical score.
+	Fusion *ExplainedFusion `json:"fusion,omitempty"`
+}
+
+// ExplainedFusion is where a result stood in the rankings a Semantic
+// fused: its place in the lexical ranking and in the semantic one (0:
+// not in it), its fused score (the sum of 1/(K+rank) over the lists it is
+// in; 0 when the contract's order placed it), and what placed it (By:
+// the fused score, or the order fusion never changes: an exact name
+// first, a single keyword's tiers).
+type ExplainedFusion struct {
+	Lexical  int     `json:"lexical"`
+	Semantic int     `json:"semantic"`
+	Score    float64 `json:"score"`
+	By       string  `json:"by"`
 }
 
 // FieldMatch is a keyword's best match in a tool: the field (name,
@@ -244,6 +264,9 @@ func (e Explanation) String() string {
 			b.WriteString(k.String())
 		}
 	}
+	if e.Fallback != "" {
+		fmt.Fprintf(&b, "\nthe lexical ranking alone: %s\n", e.Fallback)
+	}
 	for i, r := range e.Results {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, r.String())
 	}
@@ -290,5 +313,20 @@ func (r ExplainedResult) String() string {
 	if r.TieBreak != "" {
 		fmt.Fprintf(&b, "     before the next by: %s\n", r.TieBreak)
 	}
+	if f := r.Fusion; f != nil {
+		fused := ""
+		if f.Score != 0 {
+			fused = fmt.Sprintf(", fused %.4f", f.Score)
+		}
+		fmt.Fprintf(&b, "     fusion: lexical %s, semantic %s%s; placed by %s\n", place(f.Lexical), place(f.Semantic), fused, f.By)
+	}
 	return b.String()
+}
+
+// place renders a rank, 0 as absent.
+func place(r int) string {
+	if r == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("#%d", r)
 }

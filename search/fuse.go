@@ -60,7 +60,65 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 		s.failed(err)
 		return res, rerr
 	}
-	return x.result(ctx, s.fuse(x, lex, sem.ids, q.limit), lex.total+sem.extra)
+	return x.result(ctx, fusedIDs(s.fuse(x, lex, sem.ids, q.limit)), lex.total+sem.extra)
+}
+
+// fusedIDs are the ids of a fused ranking, in its order.
+func fusedIDs(fs []fused) []int32 {
+	ids := make([]int32, len(fs))
+	for i, f := range fs {
+		ids[i] = f.id
+	}
+	return ids
+}
+
+// Explain is Index.Explain with the host's semantics: it answers as
+// Search does, the fused ranking in its order, and says per result what
+// the lexical ranking made of it (its matches, signals and score, as
+// Index.Explain) and where fusion placed it (ExplainedResult.Fusion: its
+// lexical and semantic ranks and fused score). A query fusion leaves
+// alone (select:, the empty query) is Index.Explain's; when the embedder
+// fails, the explanation is of the lexical ranking, and Fallback says
+// why.
+func (s *Semantic) Explain(ctx context.Context, x *Index, args json.RawMessage) (Explanation, error) {
+	if s == nil {
+		return x.Explain(args)
+	}
+	if ctx.Err() != nil {
+		return Explanation{}, context.Cause(ctx)
+	}
+	q, err := x.args.parse(args)
+	if err != nil {
+		return Explanation{}, err
+	}
+	text := strings.TrimSpace(q.text)
+	if _, sel := selectList(q.text); sel || text == "" || x.live == 0 {
+		return x.Explain(args)
+	}
+	lex := x.lexical(text, max(s.opts.Depth, q.limit))
+	sem, err := s.semantic(ctx, x, text, lex)
+	if ctx.Err() != nil {
+		return Explanation{}, context.Cause(ctx)
+	}
+	if err != nil {
+		e, xerr := x.Explain(args)
+		e.Fallback = err.Error()
+		s.failed(err)
+		return e, xerr
+	}
+	sc := x.score(text, newExplainer(x.rk))
+	defer sc.release()
+	sc.best(lex.depth) // the bonuses of the lexical list's tools, as lexical ranked them
+	e := Explanation{Query: q.text, Rules: sc.ex.fired, Keywords: explainKeywords(sc.plan), Results: []ExplainedResult{}, Total: lex.total + sem.extra}
+	for _, f := range s.fuse(x, lex, sem.ids, q.limit) {
+		r := ExplainedResult{Name: x.entry(f.id).tool.Name, Matches: []FieldMatch{}, Signals: []SignalPoints{}, Scale: []SignalPoints{}}
+		if lex.hit[f.id] {
+			r = sc.explainResult(f.id, nil)
+		}
+		r.Fusion = &ExplainedFusion{Lexical: f.lexR, Semantic: f.semR, Score: f.score, By: fuseStepNames[f.how]}
+		e.Results = append(e.Results, r)
+	}
+	return e, nil
 }
 
 // lexicalList is the built-in ranking's answer to a keyword query, as
@@ -178,27 +236,60 @@ func dot(a, b []float32) float32 {
 	return s0 + s1 + s2 + s3
 }
 
+// fused is a tool of a fused ranking: its fused score and its ranks in
+// the lexical and the semantic lists (0 where it is not in one). A pinned
+// tool (named exactly) and, for a single keyword, the lexical hits keep
+// the lexical order whatever their scores (how).
+type fused struct {
+	id         int32
+	score      float64
+	lexR, semR int
+	how        fuseStep
+}
+
+// fuseStep is what placed a tool in a fused ranking.
+type fuseStep int8
+
+const (
+	byFusedScore fuseStep = iota
+	byPin
+	byLexicalTier
+	bySemanticAfter
+)
+
+var fuseStepNames = [...]string{
+	byFusedScore:    "fused score (reciprocal rank fusion), ties to the better lexical, then semantic rank",
+	byPin:           "named exactly: first, in the lexical order",
+	byLexicalTier:   "single keyword: the lexical hits in their tiers' order",
+	bySemanticAfter: "single keyword: the semantic ranking's other tools, after the lexical hits",
+}
+
 // fuse merges the lexical and the semantic rankings, the best limit kept:
 // the pinned tools first; for a single keyword the lexical hits in their
 // order, then the semantic ranking's other tools; otherwise by the sum of
 // 1/(K+rank) over the lists, ties to the better lexical rank, then the
 // better semantic rank, then the name.
-func (s *Semantic) fuse(x *Index, lex lexicalList, sem []int32, limit int) []int32 {
-	out := slices.Clone(lex.ids[:lex.pinned])
-	pinned := func(id int32) bool { return slices.Contains(out[:lex.pinned], id) }
+func (s *Semantic) fuse(x *Index, lex lexicalList, sem []int32, limit int) []fused {
+	semRank := map[int32]int{}
+	for _, id := range sem {
+		if !slices.Contains(lex.ids[:lex.pinned], id) {
+			semRank[id] = len(semRank) + 1
+		}
+	}
+	var out []fused
+	for i, id := range lex.ids[:lex.pinned] {
+		out = append(out, fused{id: id, lexR: i + 1, how: byPin})
+	}
 	if lex.single {
-		out = append(out, lex.ids[lex.pinned:]...)
+		for i, id := range lex.ids[lex.pinned:] {
+			out = append(out, fused{id: id, lexR: lex.pinned + i + 1, semR: semRank[id], how: byLexicalTier})
+		}
 		for _, id := range sem {
 			if !lex.hit[id] && len(out) < limit {
-				out = append(out, id)
+				out = append(out, fused{id: id, semR: semRank[id], how: bySemanticAfter})
 			}
 		}
 		return out[:min(len(out), limit)]
-	}
-	type fused struct {
-		id         int32
-		score      float64
-		lexR, semR int
 	}
 	absent := len(lex.ids) + len(sem) + 1
 	at := map[int32]int{}
@@ -220,11 +311,9 @@ func (s *Semantic) fuse(x *Index, lex lexicalList, sem []int32, limit int) []int
 	for i, id := range lex.ids[lex.pinned:] {
 		add(id, i+1, true)
 	}
-	rank := 0
 	for _, id := range sem {
-		if !pinned(id) {
-			rank++
-			add(id, rank, false)
+		if r, ok := semRank[id]; ok {
+			add(id, r, false)
 		}
 	}
 	slices.SortFunc(all, func(a, b fused) int {
@@ -232,7 +321,15 @@ func (s *Semantic) fuse(x *Index, lex lexicalList, sem []int32, limit int) []int
 			strings.Compare(x.entry(a.id).lower, x.entry(b.id).lower))
 	})
 	for _, f := range all[:min(len(all), max(limit-len(out), 0))] {
-		out = append(out, f.id)
+		if f.lexR == absent {
+			f.lexR = 0
+		} else {
+			f.lexR += lex.pinned
+		}
+		if f.semR == absent {
+			f.semR = 0
+		}
+		out = append(out, f)
 	}
 	return out[:min(len(out), limit)]
 }

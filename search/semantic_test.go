@@ -524,3 +524,56 @@ func TestToolText(t *testing.T) {
 		t.Errorf("ToolText of a long description: %d bytes, valid UTF-8 %v; want at most %d, whole characters", len(got), utf8.ValidString(got), MaxToolTextBytes)
 	}
 }
+
+// Explain with a Semantic says, per result of the fused ranking (in
+// Search's order), its lexical and semantic ranks and its fused score,
+// beside what the lexical ranking made of it; a tool only the semantic
+// ranking found has no lexical matches. With the embedder down, it is
+// the lexical explanation, saying why.
+func TestSemanticExplainShowsFusion(t *testing.T) {
+	t.Parallel()
+	x := NewIndex(paraphrasePool())
+	sem := NewSemantic(embedtest.New(1024, nil), nil)
+	args := json.RawMessage(q("stash the customer"))
+	e, err := sem.Explain(context.Background(), x, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range e.Results {
+		got = append(got, r.Name)
+	}
+	if want := names(semSearch(t, sem, x, string(args))); !slices.Equal(got, want) {
+		t.Fatalf("explained %v, searched %v", got, want)
+	}
+	k := float64(sem.opts.K)
+	for _, r := range e.Results {
+		f := r.Fusion
+		if f == nil {
+			t.Fatalf("%s: no fusion shown:\n%s", r.Name, e)
+		}
+		want := 0.0
+		for _, rank := range []int{f.Lexical, f.Semantic} {
+			if rank > 0 {
+				want += 1 / (k + float64(rank))
+			}
+		}
+		if math.Abs(f.Score-want) > 1e-12 || f.Lexical == 0 && len(r.Matches) > 0 || f.Lexical > 0 && len(r.Matches) == 0 {
+			t.Errorf("%s: fusion %+v with %d matches, want fused score %v:\n%s", r.Name, *f, len(r.Matches), want, e)
+		}
+	}
+	if r := e.Results[1]; r.Name != "mcp__crm__archive_contact" || r.Fusion.Lexical != 0 || r.Fusion.Semantic == 0 {
+		t.Errorf("second: %s %+v, want archive_contact found by the semantic ranking alone:\n%s", r.Name, r.Fusion, e)
+	}
+	if !strings.Contains(e.String(), "fusion: lexical #1, semantic #") {
+		t.Errorf("the text shows no fusion line:\n%s", e)
+	}
+	down, err := NewSemantic(failing{err: errors.New("down")}, nil).Explain(context.Background(), x, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lexical, _ := x.Explain(args)
+	if !strings.Contains(down.Fallback, "down") || len(down.Results) != len(lexical.Results) || down.Results[0].Fusion != nil {
+		t.Errorf("embedder down: fallback %q, %d results (lexical %d):\n%s", down.Fallback, len(down.Results), len(lexical.Results), down)
+	}
+}
