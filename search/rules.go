@@ -65,6 +65,7 @@ var ruleList = ruleSet{
 		{name: "medium", apply: ruleMedium},
 		{name: "medium-send", apply: ruleMediumSend},
 		{name: "determiner", apply: ruleDeterminer},
+		{name: "object", apply: ruleObject},
 		{name: "question", apply: ruleQuestion},
 		{name: "state", needs: []string{"question"}, apply: ruleState},
 		{name: "keywords-intent", apply: ruleKeywordsIntent},
@@ -568,6 +569,21 @@ func ruleDeterminer(pl *planner) bool {
 	p.verb, p.intent = noVerb, reads
 	if pl.trace != nil {
 		pl.note("%q %q: %q is no verb", pl.all[j].word, pl.all[p.head].word, pl.all[p.head].word)
+	}
+	return true
+}
+
+// ruleObject: the query's first word, of no class of its own, before a
+// determiner is a verb that takes an object (tag the prod workspace, star
+// the repo): the query acts.
+func ruleObject(pl *planner) bool {
+	p := pl.p
+	if p.head != 0 || p.verb != noVerb || len(pl.all) < 2 || !determiners[pl.all[1].word] || questionWords[pl.all[0].word] {
+		return true
+	}
+	p.verb, p.intent = acts, acts
+	if pl.trace != nil {
+		pl.note("%q %q: %q is a verb that acts", pl.all[0].word, pl.all[1].word, pl.all[0].word)
 	}
 	return true
 }

@@ -67,6 +67,7 @@ func TestRulesFire(t *testing.T) {
 		{"medium", "email the report to finance", `"email" sends what follows`},
 		{"medium-send", "email the report to finance", "the verb is send"},
 		{"determiner", "what's on the page", `"the" "page": "page" is no verb`},
+		{"object", "tag the prod workspace", `"tag" "the": "tag" is a verb that acts`},
 		{"question", "which tickets are open", `"which" asks: it reads`},
 		{"state", "are the lights on", "implies state"},
 		{"senses", "open the page", `"open" "page" -> navigate, visit, goto`},
@@ -163,6 +164,23 @@ func TestSenseGivesTheClass(t *testing.T) {
 		"open a pull request":                 acts,
 		"open the file":                       reads,
 		"which open pull requests are stale?": reads,
+	} {
+		if p := x.plan(query, nil); p.intent != want {
+			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
+		}
+	}
+}
+
+// The query's first word, of no class of its own, before a determiner is
+// a verb that takes an object: the query acts (tag the prod workspace).
+// Without the determiner, or in a question, it is not read so.
+func TestFirstWordBeforeDeterminerActs(t *testing.T) {
+	t.Parallel()
+	x := NewIndex(rulePool())
+	for query, want := range map[string]intent{
+		"tag the prod workspace":  acts,
+		"tag prod workspace":      reads,
+		"which tag is the latest": reads,
 	} {
 		if p := x.plan(query, nil); p.intent != want {
 			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
