@@ -24,7 +24,8 @@
 //     names share such as browser_, a substring of the name, the
 //     searchHint, the description, an argument's name or description in
 //     the input schema), how it matched (the word itself, its plural or
-//     singular, a derived form such as deployment for deploy, a curated
+//     singular, a derived form such as deployment for deploy or
+//     difference for different, a curated
 //     synonym or broader word, a looser relation, a prefix, one edit away
 //     for words of five letters or more (two letters swapped for four)),
 //     and how rare the word is in
@@ -60,7 +61,8 @@
 //     of the first verb of its name (a question reads; a name's verb is
 //     never a stop word), for words written as in the name (issue, not
 //     issues; a plural keyword more, and less for a name with its
-//     singular: envelopes asks for list_envelopes, not get_envelope) or
+//     singular: envelopes asks for list_envelopes, not get_envelope; a
+//     name to list or search returns many whatever its number) or
 //     the description, for name words in the query's order, for a name
 //     that starts with the query's first word (for a phrasal verb, with a
 //     verb it means: get out is no get), and for keyword pairs found as
@@ -73,9 +75,16 @@
 //     among them (policy set attach workspace); the words after called,
 //     named or titled are values (a repo called infra-notes is no request
 //     about notes); an acronym's plural is the acronym (PRs); ties between
-//     tools of one server go to the one it lists first. Builtins score on the same evidence as MCP tools.
+//     tools of one server go to the one it lists first; a pair the pool
+//     also writes as one (task list, TaskList) is two readings of one
+//     text, and the joined word adds only what it gives beyond its parts
+//     found in the same field (alike). Builtins score on the same
+//     evidence as MCP tools.
 //   - The query's verb is its first word that is no stop word, value or
-//     server name.
+//     server name; after a determiner it is a noun, no verb (what's on
+//     the page), and a first word of no class of its own before a
+//     determiner is a verb that acts (tag the prod workspace). A verb's
+//     sense gives the query its class (open an incident acts).
 //   - Stop words (and a request's filler: "could you", "I'd like to")
 //     count only in names (get_me for "who am I"), at a low weight; quoted
 //     text, paths, addresses, arguments (run_date=2026-12-01) and ids the
