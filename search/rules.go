@@ -396,7 +396,8 @@ func ruleValueWeight(pl *planner) bool {
 
 // rulePhrasal: a verb's particle (spin up, tear down, roll back) makes
 // the pair mean another verb: the verb reaches it, the particle weighs
-// as a stop word, and the pair's class is the query's.
+// as a stop word, and the pair's class is the query's. A stop word made
+// a phrasal verb so (figure out, let know) is no stop word.
 func rulePhrasal(pl *planner) bool {
 	n := len(pl.all) - 1
 	if n < 0 {
@@ -408,6 +409,9 @@ func rulePhrasal(pl *planner) bool {
 	}
 	pl.all[n].also = to
 	pl.k.particle = true
+	if isStop(pl.all[n].word) {
+		pl.kept++ // figure of figure out is no stop word: it means find
+	}
 	if pl.p.head == n {
 		pl.p.verb = verbClass(to[0])
 		pl.p.intent = max(pl.p.verb, reads)
@@ -621,7 +625,9 @@ func ruleStopWords(pl *planner) bool {
 		return true
 	}
 	for i := range all {
-		if isStop(all[i].word) || all[i].particle || all[i].part {
+		// A stop word that a particle makes a phrasal verb (figure out,
+		// let know) means that verb (rulePhrasal).
+		if isStop(all[i].word) && all[i].also == nil || all[i].particle || all[i].part {
 			all[i].stop, all[i].weight = true, pl.rk.stop
 		}
 	}

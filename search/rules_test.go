@@ -187,3 +187,18 @@ func TestFirstWordBeforeDeterminerActs(t *testing.T) {
 		}
 	}
 }
+
+// A stop word that a particle makes a phrasal verb (figure out) means
+// that verb: it is no stop word, and it weighs as a keyword.
+func TestPhrasalStopWordMeansItsVerb(t *testing.T) {
+	t.Parallel()
+	x := NewIndex(rulePool())
+	p := x.plan("figure out why the build fails", nil)
+	i := slices.IndexFunc(p.kws, func(k keyword) bool { return k.word == "figure" })
+	if i < 0 || p.kws[i].stop || p.kws[i].weight != 1 || !slices.Contains(p.kws[i].also, "find") {
+		t.Errorf("figure of figure out: %+v, want a keyword of weight 1 meaning find", p.kws)
+	}
+	if j := slices.IndexFunc(p.kws, func(k keyword) bool { return k.word == "out" }); j < 0 || !p.kws[j].stop {
+		t.Errorf("out of figure out is no stop word: %+v", p.kws)
+	}
+}
