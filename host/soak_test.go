@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/internal/fixture"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/leaktest"
 )
 
@@ -81,7 +81,7 @@ func TestSoak(t *testing.T) {
 				start := time.Now()
 				res := h.RunExec(context.Background(), s, input, nil)
 				d := time.Since(start)
-				heap := liveHeap()
+				heap := heapwatch.Objects()
 				mu.Lock()
 				tallyRun(t, tally, res, callsPerRun)
 				took, heapPeak = append(took, d), max(heapPeak, heap)
@@ -107,13 +107,6 @@ func TestSoak(t *testing.T) {
 	h.Close()
 	web.Close()
 	check()
-}
-
-// liveHeap is the bytes of heap objects now, live and not yet collected.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	return sample[0].Value.Uint64()
 }
 
 // soakScript makes n calls on random servers: most answer, some crash the

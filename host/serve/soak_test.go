@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/execlua/execlua/host/gateway"
 	"github.com/execlua/execlua/host/internal/fixture"
 	"github.com/execlua/execlua/host/settings"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/leaktest"
 )
 
@@ -87,7 +87,7 @@ func TestServeSoak(t *testing.T) {
 				res := execCall(t, c, soakScript(rng, calls), false)
 				d := time.Since(start)
 				mu.Lock()
-				took, heapPeak = append(took, d), max(heapPeak, liveHeap())
+				took, heapPeak = append(took, d), max(heapPeak, heapwatch.Objects())
 				countCalls(t, tally, texts(res), calls)
 				mu.Unlock()
 			}
@@ -169,11 +169,4 @@ func restartsOf(h *host.Host) map[string]int {
 		out[st.Name] = st.Restarts
 	}
 	return out
-}
-
-// liveHeap is the bytes of heap objects now, live and not yet collected.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	return sample[0].Value.Uint64()
 }
