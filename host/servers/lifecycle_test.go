@@ -151,26 +151,18 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // The tools stay in the pool throughout.
 func TestHTTPReconnect(t *testing.T) {
 	site, m, rec, clk := connectSite(t, "http", &Options{})
-	call := func() <-chan error {
-		done := make(chan error, 1)
-		go func() {
-			_, err := m.Call(context.Background(), "fx", "text", nil)
-			done <- err
-		}()
-		return done
-	}
 
 	// A server that restarted between calls: the call goes through (on
 	// the old session, or made again on a new one), or fails if the
 	// connection broke under it; then the server is reconnected.
 	site.down()
 	site.up()
-	if err := <-call(); err != nil {
+	if err := <-callLater(m); err != nil {
 		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "it is being restarted") {
 			t.Fatalf("the call after the server restarted: %v", err)
 		}
 		startWhenDue(t, clk, m)
-		if err := <-call(); err != nil {
+		if err := <-callLater(m); err != nil {
 			t.Fatalf("the call after the reconnection: %v", err)
 		}
 	}
@@ -179,9 +171,9 @@ func TestHTTPReconnect(t *testing.T) {
 	// server may have received it (the connection broke under it) or, if
 	// it cannot have (refused), waits for the server; so do later calls.
 	site.down()
-	first := call()
+	first := callLater(m)
 	waitFor(t, "the server to be found down", func() bool { return m.Status()[0].State == Restarting })
-	done := call()
+	done := callLater(m)
 	var firstErr error
 	firstDone := false
 	waitFor(t, "the calls to wait for the server", func() bool {
@@ -196,14 +188,7 @@ func TestHTTPReconnect(t *testing.T) {
 	if firstDone && (!errors.Is(firstErr, ErrUnavailable) || !strings.Contains(firstErr.Error(), "it is being restarted")) {
 		t.Errorf("the call that found the server gone: %v", firstErr)
 	}
-	if len(m.Tools()) != len(fixture.Tools) {
-		t.Errorf("the tools left the pool while the server was down")
-	}
-	site.up()
-	startWhenDue(t, clk, m)
-	if err := <-done; err != nil {
-		t.Fatalf("the call made while the server was down: %v", err)
-	}
+	site.upAgain(m, clk, done)
 	if !firstDone {
 		if err := <-first; err != nil {
 			t.Fatalf("the call refused by the server that was down: %v", err)
@@ -225,20 +210,9 @@ func TestSSEReconnect(t *testing.T) {
 	site, m, rec, clk := connectSite(t, "sse", &Options{PingInterval: -1})
 	site.down() // ends the event stream
 	rec.until(t, "the server to be found down", func(st Status) bool { return st.State == Restarting })
-	done := make(chan error, 1)
-	go func() {
-		_, err := m.Call(context.Background(), "fx", "text", nil)
-		done <- err
-	}()
+	done := callLater(m)
 	waitFor(t, "the call to wait for the server", func() bool { return m.Status()[0].WaitingCalls == 1 })
-	if len(m.Tools()) != len(fixture.Tools) {
-		t.Errorf("the tools left the pool while the server was down")
-	}
-	site.up()
-	startWhenDue(t, clk, m)
-	if err := <-done; err != nil {
-		t.Fatalf("the call made while the server was down: %v", err)
-	}
+	site.upAgain(m, clk, done)
 	if st := m.Status()[0]; st.State != Ready || st.Restarts != 1 || st.LastError == "" {
 		t.Errorf("status: %+v", st)
 	}
@@ -299,6 +273,31 @@ func (s *fixtureSite) up() {
 		s.t.Fatal(err)
 	}
 	s.serve(ln)
+}
+
+// upAgain checks that m kept the server's tools while it was down, serves
+// it again and waits for done, a call made meanwhile, to go through.
+func (s *fixtureSite) upAgain(m *Manager, clk *fakeClock, done <-chan error) {
+	s.t.Helper()
+	if len(m.Tools()) != len(fixture.Tools) {
+		s.t.Errorf("the tools left the pool while the server was down")
+	}
+	s.up()
+	startWhenDue(s.t, clk, m)
+	if err := <-done; err != nil {
+		s.t.Fatalf("the call made while the server was down: %v", err)
+	}
+}
+
+// callLater calls fx's text tool on m in the background; the channel
+// gets its error.
+func callLater(m *Manager) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fx", "text", nil)
+		done <- err
+	}()
+	return done
 }
 
 // startWhenDue advances the clock to the first server's next start, once
