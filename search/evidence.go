@@ -3,6 +3,8 @@ package search
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // General evidence, each piece a named signal with its reason; rank.go
@@ -45,6 +47,29 @@ func noticeWord(raw string) bool {
 		return strings.EqualFold(raw, "obsolete")
 	}
 	return len(raw) > 8 && strings.EqualFold(raw[:8], "deprecat")
+}
+
+// noticeFits reports whether notice word raw, followed by rest in its
+// description, may be part of a notice as deprecationNotice reads one:
+// instead ends a sentence, deprecated, obsolete or legacy is a label
+// (Deprecated:, [Legacy]) or, but for legacy, a word of its own (is
+// obsolete). Most descriptions with such a word say neither (use X
+// instead of Y, legacy reports), and the expression is spared them.
+func noticeFits(raw, rest string) bool {
+	trimmed := strings.TrimLeftFunc(rest, unicode.IsSpace)
+	first, _ := utf8.DecodeRuneInString(trimmed)
+	switch len(raw) {
+	case 6:
+		return strings.ContainsRune("]):.-—", first)
+	case 7:
+		return trimmed == "" || first == '.'
+	}
+	return (len(raw) == 8 || strings.EqualFold(raw, "deprecated")) && (rest == "" || !isWordByte(rest[0]))
+}
+
+// isWordByte reports whether c is a word character as \b reads it.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // namingWords introduce what a thing is to be called: the words after

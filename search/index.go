@@ -666,14 +666,9 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 // touched once per word an analyzer saw, not once per tool that has it.
 type analyzer struct {
 	posts map[string]*local
-	// texts caches, per word of a hint, description or argument as
-	// written, its stem's posting (nil for a stop word): tools share
-	// most of their words, and a word seen once is not stemmed again.
-	texts map[string]text
-	// recent holds words of texts looked up lately, each in a slot by
-	// its length and first bytes: a text's words are mostly a few
-	// hundred frequent ones, and a look here costs less than one in texts.
-	recent *[1 << recentBits]recentText
+	// words holds every word of a text seen so far, as written, and what
+	// it posts (textindex.go).
+	words  wordTable
 	schema scanner // scratch for reading input schemas
 	// owns holds, per own name, its words as last read: the copies of a
 	// server under other names share them, and a query scores a shared
@@ -709,47 +704,6 @@ func (az *analyzer) posting(s string) *local {
 	return lp
 }
 
-// text returns the posting of the stem of word as written (with a
-// capital if upper), nil for a stop word: in a hint or a description they
-// would post nearly every tool.
-func (az *analyzer) text(raw string, upper bool) text {
-	slot := &az.recent[recentSlot(raw)]
-	if slot.raw == raw {
-		return slot.t
-	}
-	t, ok := az.texts[raw]
-	if !ok {
-		word := raw
-		if upper {
-			word = strings.ToLower(raw)
-		}
-		if !isStop(word) {
-			t = text{lp: az.posting(stem(word)), plain: !foldsE(word)}
-		}
-		az.texts[raw] = t
-	}
-	*slot = recentText{raw, t}
-	return t
-}
-
-// recentText is a slot of analyzer.recent.
-type recentText struct {
-	raw string
-	t   text
-}
-
-// recentSlot is where word raw may be in analyzer.recent: by its length
-// and first bytes.
-func recentSlot(raw string) int {
-	h := uint64(len(raw))
-	for i := range min(len(raw), 8) {
-		h = h<<8 | uint64(raw[i])
-	}
-	return int((h * 0x9E3779B97F4A7C15) >> (64 - recentBits))
-}
-
-const recentBits = 10
-
 // putPlain counts tool id among those that have lp's stem by a plain word.
 func (lp *local) putPlain(id int32) {
 	if lp.plainMark != id+1 {
@@ -774,7 +728,7 @@ func (lp *local) put(id int32, f int) {
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
+		az.posts = map[string]*local{}
 		az.owns = map[string][]nameWord{}
 	}
 	if az.lists == nil {
@@ -813,28 +767,13 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	})
 	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
-	text := func(f int) func(string, bool, bool) {
-		return func(raw string, upper, _ bool) {
-			if t := az.text(raw, upper); t.lp != nil {
-				t.lp.put(id, f)
-				if t.plain {
-					t.lp.putPlain(id)
-				}
-			}
-		}
+	az.postText(t.SearchHint, id, fHint)
+	desc := az.postText(t.Description, id, fDesc)
+	a.descNorm, a.deprecated = descNorm(desc.n), desc.notice && deprecated(t.Description)
+	for _, p := range az.schema.schemaTexts(t.InputSchema) {
+		az.postText(p.name, id, fSchema)
+		az.postText(p.description, id, fSchema)
 	}
-	splitRaw(t.SearchHint, text(fHint))
-	desc, descWords, notice := text(fDesc), 0, false
-	splitRaw(t.Description, func(raw string, upper, whole bool) {
-		if !whole {
-			descWords++
-			notice = notice || noticeWord(raw)
-		}
-		desc(raw, upper, whole)
-	})
-	a.descNorm, a.deprecated = descNorm(descWords), notice && deprecated(t.Description)
-	schema := text(fSchema) // made once per tool, not per text
-	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
 }
 

@@ -10,8 +10,9 @@ import (
 	"unicode/utf8"
 )
 
-// schemaTexts calls f with the name and the description of each property
-// of an input schema's top level, in the order of the names. A schema that
+// schemaTexts returns the name and the description of each property of
+// an input schema's top level, in the order of the names, valid until its
+// next call. A schema that
 // is not an object with properties has none, and neither has one that is
 // not valid JSON or not of that shape (a property that is not an object, a
 // description that is not a string).
@@ -22,19 +23,16 @@ import (
 // keys, a null where an object was expected) is left to encoding/json,
 // which defines the result. sc is scratch space, reused from schema to
 // schema.
-func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string)) {
+func (sc *scanner) schemaTexts(schema json.RawMessage) []property {
 	if len(schema) == 0 {
-		return
+		return nil
 	}
 	props, ok := sc.scan(schema)
 	slices.SortFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
 	if !ok || repeatedName(props) {
 		props = decodeProperties(schema)
 	}
-	for _, p := range props {
-		f(p.name)
-		f(p.description)
-	}
+	return props
 }
 
 // repeatedName reports whether sorted props name one property twice: left

@@ -10,11 +10,13 @@ import (
 	"github.com/execlua/execlua/internal/realpool"
 )
 
-// texts is what schemaTexts calls its function with.
+// texts is what schemaTexts returns, name and description by property.
 func texts(schema string) []string {
 	var out []string
 	var sc scanner
-	sc.schemaTexts(json.RawMessage(schema), func(s string) { out = append(out, s) })
+	for _, p := range sc.schemaTexts(json.RawMessage(schema)) {
+		out = append(out, p.name, p.description)
+	}
 	return out
 }
 
