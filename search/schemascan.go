@@ -115,15 +115,25 @@ type scanner struct {
 const maxScanDepth = 100
 
 func (sc *scanner) space() {
-	for sc.i < len(sc.s) {
-		switch sc.s[sc.i] {
-		case ' ', '\t', '\n', '\r':
-			sc.i++
-		default:
-			return
-		}
+	i := sc.i
+	for i < len(sc.s) && jsonSpace[sc.s[i]] {
+		i++
 	}
+	sc.i = i
 }
+
+// jsonSpace marks JSON's white space; strStop the bytes a string's scan
+// stops at: its end, an escape, a control character (not allowed), and a
+// byte past ASCII (which stringValue must check).
+var jsonSpace, strStop = func() (space, stop [256]bool) {
+	for _, c := range " \t\n\r" {
+		space[c] = true
+	}
+	for c := range 256 {
+		stop[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return space, stop
+}()
 
 // next skips white space and reports whether the next byte is c, taking
 // it if so.
@@ -214,11 +224,12 @@ func (sc *scanner) plainString() ([]byte, bool) {
 func (sc *scanner) stringValue() ([2]int, bool) {
 	sc.space()
 	start := sc.i
-	if !sc.str() {
+	plain, ok := sc.strPlain()
+	if !ok {
 		return [2]int{}, false
 	}
 	raw := sc.s[start+1 : sc.i-1]
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+	if plain || bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return sc.keep(raw), true
 	}
 	from := len(sc.texts)
@@ -271,34 +282,49 @@ func (sc *scanner) literal(word string) bool {
 
 // str skips a valid string: no control characters, only JSON's escapes.
 func (sc *scanner) str() bool {
+	_, ok := sc.strPlain()
+	return ok
+}
+
+// strPlain is str, also reporting whether the string is plain: in ASCII
+// with no escapes, its bytes its text.
+func (sc *scanner) strPlain() (plain, ok bool) {
 	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
-		return false
+		return false, false
 	}
+	plain = true
 	for j := sc.i + 1; j < len(sc.s); j++ {
-		switch c := sc.s[j]; {
+		c := sc.s[j]
+		if !strStop[c] {
+			continue
+		}
+		switch {
 		case c == '"':
 			sc.i = j + 1
-			return true
+			return plain, true
 		case c < 0x20:
-			return false
-		case c == '\\':
+			return false, false
+		case c >= utf8.RuneSelf:
+			plain = false
+		default: // a backslash
+			plain = false
 			j++
 			if j >= len(sc.s) {
-				return false
+				return false, false
 			}
 			switch sc.s[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				if j+4 >= len(sc.s) || !isHex4(sc.s[j+1:j+5]) {
-					return false
+					return false, false
 				}
 				j += 4
 			default:
-				return false
+				return false, false
 			}
 		}
 	}
-	return false
+	return false, false
 }
 
 func isHex4(s []byte) bool {

@@ -16,7 +16,8 @@ import (
 // costs a hash, a probe and a comparison.
 
 // wordTable maps a word as written to what it posts: open addressing,
-// probed linearly, keyed by wordHash.
+// probed linearly, keyed by wordHash. A word of at most 8 bytes is its
+// hash, so that most words are told apart without comparing their bytes.
 type wordTable struct {
 	slots []wordSlot // a power of two; an empty raw is a free slot
 	used  int
@@ -37,13 +38,24 @@ type wordSlot struct {
 // it doubles as it fills.
 const wordTableBits = 9
 
-// wordHash is the hash postRun computes as it reads a word.
+// wordHash is the hash scanPart computes as it reads a word: its last 8
+// bytes, which are the word when it is no longer (no word has a NUL).
 func wordHash(s string) uint64 {
 	var h uint64
 	for i := 0; i < len(s); i++ {
-		h = h*31 + uint64(s[i])
+		h = h<<8 | uint64(s[i])
 	}
 	return h
+}
+
+// sameWord reports whether slot s holds word raw of hash h.
+func (s *wordSlot) sameWord(raw string, h uint64) bool {
+	return s.hash == h && len(s.raw) == len(raw) && (len(raw) <= 8 || s.raw == raw)
+}
+
+// slotOf is where a word of hash h and length n is first looked for.
+func (wt *wordTable) slotOf(h uint64, n int) uint64 {
+	return ((h ^ uint64(n)<<56) * 0x9E3779B97F4A7C15) >> wt.shift
 }
 
 // word returns the slot of word raw as written, with hash h and a capital
@@ -54,7 +66,7 @@ func (az *analyzer) word(raw string, h uint64, upper bool) *wordSlot {
 		wt.resize(wordTableBits)
 	}
 	mask := uint64(len(wt.slots) - 1)
-	for i := (h * 0x9E3779B97F4A7C15) >> wt.shift; ; i = (i + 1) & mask {
+	for i := wt.slotOf(h, len(raw)); ; i = (i + 1) & mask {
 		s := &wt.slots[i]
 		if s.raw == "" {
 			if 4*(wt.used+1) > 3*len(wt.slots) {
@@ -65,7 +77,7 @@ func (az *analyzer) word(raw string, h uint64, upper bool) *wordSlot {
 			*s = wordSlot{hash: h, raw: raw, t: az.read(raw, upper), notice: noticeWord(raw)}
 			return s
 		}
-		if s.hash == h && s.raw == raw {
+		if s.sameWord(raw, h) {
 			return s
 		}
 	}
@@ -93,7 +105,7 @@ func (wt *wordTable) resize(bits int) {
 		if s.raw == "" {
 			continue
 		}
-		i := (s.hash * 0x9E3779B97F4A7C15) >> wt.shift
+		i := wt.slotOf(s.hash, len(s.raw))
 		for wt.slots[i].raw != "" {
 			i = (i + 1) & mask
 		}
@@ -175,36 +187,50 @@ func (az *analyzer) postSlow(text string, id int32, f int) textWords {
 // would not: a boundary decided without the next byte is one splitRaw
 // makes too).
 func (az *analyzer) postRun(text string, run int, id int32, f int, tw *textWords) int {
-	start, parts, i := run, 0, run
-	var h uint64
-	upper, runUpper := false, false
-	for ; i < len(text); i++ {
-		c := text[i]
-		if c >= utf8.RuneSelf {
+	start, runUpper := run, false
+	for {
+		end, h, upper := scanPart(text, start)
+		if end < len(text) && text[end] >= utf8.RuneSelf {
 			return -1
 		}
-		class := asciiClass[c]
-		if class&(classLetter|classDigit) == 0 {
-			break
-		}
-		if class&classUpper != 0 {
-			if i > run && camelBreak(text, i) {
-				az.postPart(text, start, i, h, upper, id, f, tw)
-				start, h, upper = i, 0, false
-				parts++
+		az.postPart(text, start, end, h, upper, id, f, tw)
+		runUpper = runUpper || upper
+		if end == len(text) || text[end] < 'A' || text[end] > 'Z' {
+			if start > run {
+				// A notice written in mixed case ([LegACY]) is such a run.
+				if s := az.post(text[run:end], wordHash(text[run:end]), runUpper, id, f); s.notice && !tw.notice {
+					tw.notice = noticeFits(text[run:end], text[end:])
+				}
 			}
-			upper, runUpper = true, true
+			return end
 		}
-		h = h*31 + uint64(c)
+		start = end
 	}
-	az.postPart(text, start, i, h, upper, id, f, tw)
-	if parts > 0 {
-		// A notice written in mixed case ([LegACY]) is such a run.
-		if s := az.post(text[run:i], wordHash(text[run:i]), runUpper, id, f); s.notice && !tw.notice {
-			tw.notice = noticeFits(text[run:i], text[i:])
+}
+
+// scanPart reads the word of a run that begins at i: up to a byte that is
+// no ASCII letter or digit, or to a capital that begins the next word
+// (camelBreak). It returns where the word ends, its wordHash and whether
+// it has a capital. It calls nothing per byte, so that it runs in
+// registers.
+func scanPart(text string, i int) (end int, h uint64, upper bool) {
+	c := text[i]
+	h, upper = uint64(c), 'A' <= c && c <= 'Z'
+	for i++; i < len(text); i++ {
+		c = text[i]
+		switch {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		case 'A' <= c && c <= 'Z':
+			if camelBreak(text, i) {
+				return i, h, upper
+			}
+			upper = true
+		default:
+			return i, h, upper
 		}
+		h = h<<8 | uint64(c)
 	}
-	return i
+	return i, h, upper
 }
 
 // camelBreak reports whether the capital at i of ASCII text, after a
