@@ -675,6 +675,11 @@ type analyzer struct {
 	// name once (scores.finishName). ownBuf is where a name is read.
 	owns   map[string][]nameWord
 	ownBuf []nameWord
+	// names holds the words of names seen so far, as written, read;
+	// serverWords those of server, the server of the tool read last.
+	names       map[string]*nameInfo
+	server      string
+	serverWords []*nameInfo
 	lists  map[string]*nameList // the groups' compact names, shared
 }
 
@@ -731,6 +736,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	if az.posts == nil {
 		az.posts = map[string]*local{}
 		az.owns = map[string][]nameWord{}
+		az.names = map[string]*nameInfo{}
 	}
 	if az.lists == nil {
 		az.lists = map[string]*nameList{}
@@ -739,32 +745,31 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
 		a.ownLower = strings.ToLower(t.ServerTool)
 	}
-	mark := func(word, s string, f int) {
-		lp := az.posting(s)
-		lp.put(id, f)
-		if !foldsE(word) {
-			lp.putPlain(id)
-		}
-	}
 	own := t.Name
 	if t.ServerTool != "" {
 		own = t.ServerTool
 	}
-	splitWords(t.Server, func(word string, _ bool) { mark(word, stem(word), fServer) })
-	splitWords(own, func(word string, whole bool) {
-		s := stem(word)
+	if t.Server != az.server || az.serverWords == nil {
+		az.server, az.serverWords = t.Server, az.serverWords[:0]
+		splitRaw(t.Server, func(raw string, upper, _ bool) { az.serverWords = append(az.serverWords, az.nameWord(raw, upper)) })
+	}
+	for _, n := range az.serverWords {
+		n.mark(id, fServer)
+	}
+	splitRaw(own, func(raw string, upper, whole bool) {
+		n := az.nameWord(raw, upper)
 		switch {
 		case whole:
-			if lp := az.posts[s]; lp == nil || lp.mark != id+1 {
-				mark(word, s, fName)
+			if n.lp.mark != id+1 {
+				n.mark(id, fName)
 			}
 			return
-		case ns[s]:
-			mark(word, s, fServer)
+		case ns[n.stem]:
+			n.mark(id, fServer)
 		default:
-			mark(word, s, fName)
+			n.mark(id, fName)
 		}
-		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s], stop: isStop(word), verb: verbClass(word)})
+		a.own = append(a.own, nameWord{word: n.word, stem: n.stem, ns: ns[n.stem], stop: n.stop, verb: n.verb})
 	})
 	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
@@ -776,6 +781,40 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		az.postText(p.description, id, fSchema)
 	}
 	return a
+}
+
+// nameInfo is a word of a name as the index reads it: lowercase, its
+// stem and the stem's posting, whether it is plain (see post.plain), a
+// stop word, a verb.
+type nameInfo struct {
+	word, stem  string
+	lp          *local
+	plain, stop bool
+	verb        intent
+}
+
+// nameWord returns the word of a name raw as written (with a capital if
+// upper), read on its first sight.
+func (az *analyzer) nameWord(raw string, upper bool) *nameInfo {
+	if n, ok := az.names[raw]; ok {
+		return n
+	}
+	word := raw
+	if upper {
+		word = strings.ToLower(raw)
+	}
+	s := stem(word)
+	n := &nameInfo{word: word, stem: s, lp: az.posting(s), plain: !foldsE(word), stop: isStop(word), verb: verbClass(word)}
+	az.names[raw] = n
+	return n
+}
+
+// mark notes that tool id has n's stem in field f.
+func (n *nameInfo) mark(id int32, f int) {
+	n.lp.put(id, f)
+	if n.plain {
+		n.lp.putPlain(id)
+	}
 }
 
 // intern returns the shared words of own name own when they are ws, and
