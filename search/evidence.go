@@ -67,6 +67,31 @@ func noticeFits(raw, rest string) bool {
 	return (len(raw) == 8 || strings.EqualFold(raw, "deprecated")) && (rest == "" || !isWordByte(rest[0]))
 }
 
+// deprecatedFrom is deprecated(description) for a description whose
+// notices, if any, are at or after byte at, where a notice word begins
+// (noticeFits). A notice is words, white space and a few marks
+// (noticeByte), so the expression reads only from the last other byte
+// before at (a comma, a quote...): a clause, not the whole text. The
+// expression reads that byte, neither a word nor a mark it looks for,
+// as it would read a NUL.
+func deprecatedFrom(description string, at int) bool {
+	from := at
+	for from > 0 && noticeByte(description[from-1]) {
+		from--
+	}
+	if from == 0 {
+		return deprecated(description)
+	}
+	return deprecationNotice.MatchString("\x00" + strings.TrimRightFunc(description[from:], unicode.IsSpace))
+}
+
+// noticeByte reports whether c may be in a deprecation notice before its
+// notice word: letters, digits, white space and the marks
+// deprecationNotice reads there.
+func noticeByte(c byte) bool {
+	return isWordByte(c) || strings.IndexByte(" \t\n\f\r.-`!:;[(", c) >= 0
+}
+
 // isWordByte reports whether c is a word character as \b reads it.
 func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'

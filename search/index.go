@@ -775,7 +775,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	// Stop words are matched in names only (get_me).
 	az.postText(t.SearchHint, id, fHint)
 	desc := az.postText(t.Description, id, fDesc)
-	a.descNorm, a.deprecated = descNorm(desc.n), desc.notice && deprecated(t.Description)
+	a.descNorm, a.deprecated = descNorm(desc.n), desc.notice && deprecatedFrom(t.Description, desc.at)
 	for _, p := range az.schema.schemaTexts(t.InputSchema) {
 		az.postText(p.name, id, fSchema)
 		az.postText(p.description, id, fSchema)

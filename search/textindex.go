@@ -117,10 +117,20 @@ func (wt *wordTable) resize(bits int) {
 // and notes whether one is a notice word that may be part of a notice
 // (noticeFits), in ASCII text where the deprecation notice's expression
 // may match: every notice the expression reads is a run of its own, in
-// that text. In other text it notes any noticeWord of the words.
+// that text. In other text it notes any noticeWord of the words. at is
+// where the first such run begins (0 in other text).
 type textWords struct {
 	n      int
 	notice bool
+	at     int
+}
+
+// noticeAt notes that the run at start, a notice word followed by rest,
+// may be part of a notice if noticeFits says so.
+func (tw *textWords) noticeAt(start int, raw, rest string) {
+	if !tw.notice && noticeFits(raw, rest) {
+		tw.notice, tw.at = true, start
+	}
 }
 
 // post posts word raw of tool id in field f.
@@ -141,8 +151,8 @@ func (az *analyzer) post(raw string, h uint64, upper bool, id int32, f int) *wor
 func (az *analyzer) postPart(text string, start, end int, h uint64, upper bool, id int32, f int, tw *textWords) {
 	s := az.post(text[start:end], h, upper, id, f)
 	tw.n++
-	if s.notice && !tw.notice {
-		tw.notice = noticeFits(text[start:end], text[end:])
+	if s.notice {
+		tw.noticeAt(start, text[start:end], text[end:])
 	}
 }
 
@@ -198,8 +208,8 @@ func (az *analyzer) postRun(text string, run int, id int32, f int, tw *textWords
 		if end == len(text) || text[end] < 'A' || text[end] > 'Z' {
 			if start > run {
 				// A notice written in mixed case ([LegACY]) is such a run.
-				if s := az.post(text[run:end], wordHash(text[run:end]), runUpper, id, f); s.notice && !tw.notice {
-					tw.notice = noticeFits(text[run:end], text[end:])
+				if s := az.post(text[run:end], wordHash(text[run:end]), runUpper, id, f); s.notice {
+					tw.noticeAt(run, text[run:end], text[end:])
 				}
 			}
 			return end

@@ -19,6 +19,8 @@ var textSeeds = []string{
 	"snake_case kebab-case dotted.name path/to/file.md 'quoted' \"double\" #channel r/sub",
 	"Sends a message. Use post_message instead\u00a0", "Legacy\u3000: old", "obsolete_x obsolete",
 	"[LegACY] old", "It is DepreCated now", "Use send inStead.", "This is deprecatedé", "legacy 0 [LegACY]0",
+	"Lists rows, and more. Use list_v2 instead.", "Lists rows, use the `list_v2` tool instead  ", "a,[deprecated] b",
+	"a, b. Deprecated: c", "x,(obsolete) y", "x, it is now obsolete.", "Sends, Use x.y-z instead", "é. Use x instead.",
 }
 
 // postings is what an analyzer posted: per stem, its tools by field and
