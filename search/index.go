@@ -680,7 +680,7 @@ type analyzer struct {
 	names       map[string]*nameInfo
 	server      string
 	serverWords []*nameInfo
-	lists  map[string]*nameList // the groups' compact names, shared
+	lists       map[string]*nameList // the groups' compact names, shared
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
