@@ -8,10 +8,11 @@ import (
 // Reading a tool's texts (its search hint, its description, its input
 // schema's names and descriptions) is most of building an index: some
 // 930,000 words for 10,000 real tools. Each word is split as splitRaw
-// splits it, but for ASCII text (nearly all of it) by a loop that hashes
-// the word as it reads it and calls nothing per byte; the word is then
-// looked up as written in the analyzer's wordTable, where it was read
-// (lowercased, stemmed, its posting found) the first time it was seen.
+// splits it, but for text whose letters and digits are ASCII (nearly all
+// of it) by a loop that hashes the word as it reads it and calls nothing
+// per byte; the word is then looked up as written in the analyzer's
+// wordTable, where it was read (lowercased, stemmed, its posting found)
+// the first time it was seen.
 // Real descriptions repeat a few thousand words, so almost every word
 // costs a hash, a probe and a comparison.
 
@@ -115,10 +116,11 @@ func (wt *wordTable) resize(bits int) {
 
 // textWords counts a description's words (camelCase's whole runs aside)
 // and notes whether one is a notice word that may be part of a notice
-// (noticeFits), in ASCII text where the deprecation notice's expression
-// may match: every notice the expression reads is a run of its own, in
-// that text. In other text it notes any noticeWord of the words. at is
-// where the first such run begins (0 in other text).
+// (noticeFits), in text whose letters and digits are ASCII, where the
+// deprecation notice's expression may match: every notice the expression
+// reads is a run of its own, in that text. In other text it notes any
+// noticeWord of the words. at is where the first such run begins (0 in
+// other text).
 type textWords struct {
 	n      int
 	notice bool
@@ -164,7 +166,11 @@ func (az *analyzer) postText(text string, id int32, f int) textWords {
 		c := text[i]
 		switch {
 		case c >= utf8.RuneSelf:
-			return az.postSlow(text, id, f)
+			size := separator(text[i:])
+			if size == 0 {
+				return az.postSlow(text, id, f)
+			}
+			i += size
 		case asciiClass[c]&(classLetter|classDigit) == 0:
 			i++
 		default:
@@ -176,8 +182,19 @@ func (az *analyzer) postText(text string, id int32, f int) textWords {
 	return tw
 }
 
-// postSlow is postText for text that is not all ASCII. The words posted
-// before postText met a byte past ASCII are posted again, which changes
+// separator is the length of the character text begins with, past
+// ASCII, when it is neither a letter nor a digit (a dash, a quote, an
+// emoji), and 0 when it is one.
+func separator(text string) int {
+	r, size := utf8.DecodeRuneInString(text)
+	if runeClass(r)&(classLetter|classDigit) != 0 {
+		return 0
+	}
+	return size
+}
+
+// postSlow is postText for text with letters or digits past ASCII. The
+// words posted before postText met one are posted again, which changes
 // nothing: a tool is posted once per stem and field.
 func (az *analyzer) postSlow(text string, id int32, f int) textWords {
 	var tw textWords
@@ -191,16 +208,16 @@ func (az *analyzer) postSlow(text string, id int32, f int) textWords {
 	return tw
 }
 
-// postRun posts the run of letters and digits of ASCII text at run, split
+// postRun posts the run of ASCII letters and digits of text at run, split
 // at its camelCase boundaries as splitRaw splits it, and returns where it
-// ends; -1 when it meets a byte past ASCII (before posting a word splitRaw
-// would not: a boundary decided without the next byte is one splitRaw
-// makes too).
+// ends; -1 when it meets a letter or digit past ASCII (before posting a
+// word splitRaw would not: a boundary decided without the next character
+// is one splitRaw makes too).
 func (az *analyzer) postRun(text string, run int, id int32, f int, tw *textWords) int {
 	start, runUpper := run, false
 	for {
 		end, h, upper := scanPart(text, start)
-		if end < len(text) && text[end] >= utf8.RuneSelf {
+		if end < len(text) && text[end] >= utf8.RuneSelf && separator(text[end:]) == 0 {
 			return -1
 		}
 		az.postPart(text, start, end, h, upper, id, f, tw)
@@ -243,7 +260,7 @@ func scanPart(text string, i int) (end int, h uint64, upper bool) {
 	return i, h, upper
 }
 
-// camelBreak reports whether the capital at i of ASCII text, after a
+// camelBreak reports whether the ASCII capital at i of text, after a
 // letter or digit, begins a word: after a lowercase letter or a digit
 // (listIssues, 2FA), or as the last capital of an acronym (HTTPServer).
 func camelBreak(text string, i int) bool {

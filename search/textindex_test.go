@@ -3,6 +3,8 @@ package search
 import (
 	"reflect"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/execlua/execlua/internal/realpool"
 	"github.com/execlua/execlua/pool"
@@ -21,6 +23,7 @@ var textSeeds = []string{
 	"[LegACY] old", "It is DepreCated now", "Use send inStead.", "This is deprecatedé", "legacy 0 [LegACY]0",
 	"Lists rows, and more. Use list_v2 instead.", "Lists rows, use the `list_v2` tool instead  ", "a,[deprecated] b",
 	"a, b. Deprecated: c", "x,(obsolete) y", "x, it is now obsolete.", "Sends, Use x.y-z instead", "é. Use x instead.",
+	"Reads rows — use read_v2 instead.", "“Legacy”: old", "Deprecated—use x", "AB—c", "x\u2003is obsolete", "ABé—",
 }
 
 // postings is what an analyzer posted: per stem, its tools by field and
@@ -36,8 +39,9 @@ func postings(az *analyzer) map[string]local {
 }
 
 // checkPostText checks that postText posts and counts text as splitRaw
-// splits it (postSlow), and notes a notice word in ASCII text wherever the
-// expression matches, as postSlow does in other text.
+// splits it (postSlow), and notes a notice word wherever the expression
+// matches in text whose letters and digits are ASCII, as postSlow does in
+// other text.
 func checkPostText(t *testing.T, text string) {
 	t.Helper()
 	var fast, slow analyzer
@@ -45,7 +49,7 @@ func checkPostText(t *testing.T, text string) {
 		az.posts = map[string]*local{}
 	}
 	got, want := fast.postText(text, 3, fDesc), slow.postSlow(text, 3, fDesc)
-	if !isASCII(text) && got.notice != want.notice || got.n != want.n || deprecated(text) && isASCII(text) && !got.notice {
+	if !asciiWords(text) && got.notice != want.notice || got.n != want.n || deprecated(text) && asciiWords(text) && !got.notice {
 		t.Errorf("%q: postText counts %+v, splitRaw %+v (deprecated %v)", text, got, want, deprecated(text))
 	}
 	g, w := postings(&fast), postings(&slow)
@@ -83,9 +87,10 @@ func FuzzPostText(f *testing.F) {
 	f.Fuzz(checkPostText)
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+// asciiWords reports whether the letters and digits of s are ASCII.
+func asciiWords(s string) bool {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			return false
 		}
 	}
@@ -93,8 +98,9 @@ func isASCII(s string) bool {
 }
 
 // The index marks a tool deprecated exactly when its description says so
-// (the expression is run only where it may match), for a description in
-// ASCII, and as before, when a noticeWord is one of its words, otherwise.
+// (the expression is run only where it may match), for a description
+// whose letters and digits are ASCII, and otherwise when it also has a
+// noticeWord among its words.
 func FuzzIndexDeprecated(f *testing.F) {
 	for _, s := range textSeeds {
 		f.Add(s)
@@ -104,7 +110,7 @@ func FuzzIndexDeprecated(f *testing.F) {
 	f.Fuzz(func(t *testing.T, desc string) {
 		x := NewIndex([]pool.Tool{mcpTool("s", "t", desc)})
 		want := deprecated(desc)
-		if !isASCII(desc) {
+		if !asciiWords(desc) {
 			notice := false
 			splitRaw(desc, func(raw string, _, whole bool) { notice = notice || !whole && noticeWord(raw) })
 			want = want && notice
