@@ -338,15 +338,26 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 		}
 	}
 	groups, found, read := analyzeGroups(keys, add, ids)
-	for _, az := range read {
-		w.merge(az)
+	// The stems and the names are posted apart: at once, when there are
+	// many tools.
+	words := func() {
+		for _, az := range read {
+			w.merge(az)
+		}
+		y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
+	}
+	var wg sync.WaitGroup
+	if n >= parallelMin {
+		wg.Go(words)
+	} else {
+		words()
 	}
 	for i, key := range keys {
 		w.addGroup(groups[i], found[i])
 		y.groups[key] = groups[i]
 	}
-	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
+	wg.Wait()
 	return &y
 }
 
