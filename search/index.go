@@ -745,9 +745,7 @@ func (lp *local) put(id int32, f int) {
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts = map[string]*local{}
-		az.owns = map[string][]nameWord{}
-		az.names = map[string]*nameInfo{}
+		az.init()
 	}
 	if az.lists == nil {
 		az.lists = map[string]*nameList{}
@@ -792,6 +790,14 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 		az.postText(p.description, id, fSchema)
 	}
 	return a
+}
+
+// init makes az's tables.
+func (az *analyzer) init() {
+	az.posts = map[string]*local{}
+	az.owns = map[string][]nameWord{}
+	az.names = map[string]*nameInfo{}
+	az.words.resize(wordTableBits)
 }
 
 // nameInfo is a word of a name as the index reads it: lowercase, its

@@ -59,13 +59,21 @@ func (wt *wordTable) slotOf(h uint64, n int) uint64 {
 	return ((h ^ uint64(n)<<56) * 0x9E3779B97F4A7C15) >> wt.shift
 }
 
+// find returns the slot of word raw as written, with hash h, or the free
+// slot where it would be: small, so that it is inlined where each word is
+// posted.
+func (wt *wordTable) find(raw string, h uint64) *wordSlot {
+	for i := wt.slotOf(h, len(raw)); ; i = (i + 1) & uint64(len(wt.slots)-1) {
+		if s := &wt.slots[i]; s.raw == "" || s.sameWord(raw, h) {
+			return s
+		}
+	}
+}
+
 // word returns the slot of word raw as written, with hash h and a capital
 // if upper, reading it on its first sight.
 func (az *analyzer) word(raw string, h uint64, upper bool) *wordSlot {
 	wt := &az.words
-	if wt.slots == nil {
-		wt.resize(wordTableBits)
-	}
 	mask := uint64(len(wt.slots) - 1)
 	for i := wt.slotOf(h, len(raw)); ; i = (i + 1) & mask {
 		s := &wt.slots[i]
@@ -137,7 +145,10 @@ func (tw *textWords) noticeAt(start int, raw, rest string) {
 
 // post posts word raw of tool id in field f.
 func (az *analyzer) post(raw string, h uint64, upper bool, id int32, f int) *wordSlot {
-	s := az.word(raw, h, upper)
+	s := az.words.find(raw, h)
+	if s.raw == "" {
+		s = az.word(raw, h, upper)
+	}
 	if lp := s.t.lp; lp != nil {
 		lp.put(id, f)
 		if s.t.plain {

@@ -45,9 +45,8 @@ func postings(az *analyzer) map[string]local {
 func checkPostText(t *testing.T, text string) {
 	t.Helper()
 	var fast, slow analyzer
-	for _, az := range []*analyzer{&fast, &slow} {
-		az.posts = map[string]*local{}
-	}
+	fast.init()
+	slow.init()
 	got, want := fast.postText(text, 3, fDesc), slow.postSlow(text, 3, fDesc)
 	if !asciiWords(text) && got.notice != want.notice || got.n != want.n || deprecated(text) && asciiWords(text) && !got.notice {
 		t.Errorf("%q: postText counts %+v, splitRaw %+v (deprecated %v)", text, got, want, deprecated(text))
