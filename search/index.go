@@ -782,12 +782,12 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	})
 	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
-	az.postText(t.SearchHint, id, fHint)
-	desc := az.postText(t.Description, id, fDesc)
+	postText(az, t.SearchHint, id, fHint)
+	desc := postText(az, t.Description, id, fDesc)
 	a.descNorm, a.deprecated = descNorm(desc.n), desc.notice && deprecatedFrom(t.Description, desc.at)
 	for _, p := range az.schema.schemaTexts(t.InputSchema) {
-		az.postText(p.name, id, fSchema)
-		az.postText(p.description, id, fSchema)
+		postText(az, p.name, id, fSchema)
+		postText(az, p.description, id, fSchema)
 	}
 	return a
 }

@@ -15,7 +15,7 @@ func texts(schema string) []string {
 	var out []string
 	var sc scanner
 	for _, p := range sc.schemaTexts(json.RawMessage(schema)) {
-		out = append(out, p.name, p.description)
+		out = append(out, string(p.name), string(p.description))
 	}
 	return out
 }
@@ -24,7 +24,7 @@ func texts(schema string) []string {
 func decodedTexts(schema string) []string {
 	var out []string
 	for _, p := range decodeProperties(json.RawMessage(schema)) {
-		out = append(out, p.name, p.description)
+		out = append(out, string(p.name), string(p.description))
 	}
 	return out
 }

@@ -39,9 +39,13 @@ type wordSlot struct {
 // it doubles as it fills.
 const wordTableBits = 9
 
+// chars is what texts are read from: strings, and the bytes of an input
+// schema, read in place.
+type chars interface{ ~string | ~[]byte }
+
 // wordHash is the hash scanPart computes as it reads a word: its last 8
 // bytes, which are the word when it is no longer (no word has a NUL).
-func wordHash(s string) uint64 {
+func wordHash[T chars](s T) uint64 {
 	var h uint64
 	for i := 0; i < len(s); i++ {
 		h = h<<8 | uint64(s[i])
@@ -50,8 +54,8 @@ func wordHash(s string) uint64 {
 }
 
 // sameWord reports whether slot s holds word raw of hash h.
-func (s *wordSlot) sameWord(raw string, h uint64) bool {
-	return s.hash == h && len(s.raw) == len(raw) && (len(raw) <= 8 || s.raw == raw)
+func sameWord[T chars](s *wordSlot, raw T, h uint64) bool {
+	return s.hash == h && len(s.raw) == len(raw) && (len(raw) <= 8 || s.raw == string(raw))
 }
 
 // slotOf is where a word of hash h and length n is first looked for.
@@ -62,17 +66,18 @@ func (wt *wordTable) slotOf(h uint64, n int) uint64 {
 // find returns the slot of word raw as written, with hash h, or the free
 // slot where it would be: small, so that it is inlined where each word is
 // posted.
-func (wt *wordTable) find(raw string, h uint64) *wordSlot {
+func find[T chars](wt *wordTable, raw T, h uint64) *wordSlot {
 	for i := wt.slotOf(h, len(raw)); ; i = (i + 1) & uint64(len(wt.slots)-1) {
-		if s := &wt.slots[i]; s.raw == "" || s.sameWord(raw, h) {
+		if s := &wt.slots[i]; s.raw == "" || sameWord(s, raw, h) {
 			return s
 		}
 	}
 }
 
 // word returns the slot of word raw as written, with hash h and a capital
-// if upper, reading it on its first sight.
-func (az *analyzer) word(raw string, h uint64, upper bool) *wordSlot {
+// if upper, reading it on its first sight (a word read in place in a
+// schema is copied then).
+func word[T chars](az *analyzer, raw T, h uint64, upper bool) *wordSlot {
 	wt := &az.words
 	mask := uint64(len(wt.slots) - 1)
 	for i := wt.slotOf(h, len(raw)); ; i = (i + 1) & mask {
@@ -80,13 +85,14 @@ func (az *analyzer) word(raw string, h uint64, upper bool) *wordSlot {
 		if s.raw == "" {
 			if 4*(wt.used+1) > 3*len(wt.slots) {
 				wt.resize(64 - int(wt.shift) + 1)
-				return az.word(raw, h, upper)
+				return word(az, raw, h, upper)
 			}
 			wt.used++
-			*s = wordSlot{hash: h, raw: raw, t: az.read(raw, upper), notice: noticeWord(raw)}
+			r := string(raw)
+			*s = wordSlot{hash: h, raw: r, t: az.read(r, upper), notice: noticeWord(r)}
 			return s
 		}
-		if s.sameWord(raw, h) {
+		if sameWord(s, raw, h) {
 			return s
 		}
 	}
@@ -137,17 +143,17 @@ type textWords struct {
 
 // noticeAt notes that the run at start, a notice word followed by rest,
 // may be part of a notice if noticeFits says so.
-func (tw *textWords) noticeAt(start int, raw, rest string) {
-	if !tw.notice && noticeFits(raw, rest) {
+func noticeAt[T chars](tw *textWords, start int, raw, rest T) {
+	if !tw.notice && noticeFits(string(raw), string(rest)) {
 		tw.notice, tw.at = true, start
 	}
 }
 
-// post posts word raw of tool id in field f.
-func (az *analyzer) post(raw string, h uint64, upper bool, id int32, f int) *wordSlot {
-	s := az.words.find(raw, h)
+// postWord posts word raw of tool id in field f.
+func postWord[T chars](az *analyzer, raw T, h uint64, upper bool, id int32, f int) *wordSlot {
+	s := find(&az.words, raw, h)
 	if s.raw == "" {
-		s = az.word(raw, h, upper)
+		s = word(az, raw, h, upper)
 	}
 	if lp := s.t.lp; lp != nil {
 		lp.put(id, f)
@@ -161,17 +167,17 @@ func (az *analyzer) post(raw string, h uint64, upper bool, id int32, f int) *wor
 // postPart posts text[start:end], a word of a camelCase run or a run of
 // its own, and counts it; rest, the text after it, tells whether a notice
 // word may begin or end a deprecation notice.
-func (az *analyzer) postPart(text string, start, end int, h uint64, upper bool, id int32, f int, tw *textWords) {
-	s := az.post(text[start:end], h, upper, id, f)
+func postPart[T chars](az *analyzer, text T, start, end int, h uint64, upper bool, id int32, f int, tw *textWords) {
+	s := postWord(az, text[start:end], h, upper, id, f)
 	tw.n++
 	if s.notice {
-		tw.noticeAt(start, text[start:end], text[end:])
+		noticeAt(tw, start, text[start:end], text[end:])
 	}
 }
 
 // postText posts the words of text for tool id in field f, as splitRaw
 // splits them, and counts them.
-func (az *analyzer) postText(text string, id int32, f int) textWords {
+func postText[T chars](az *analyzer, text T, id int32, f int) textWords {
 	var tw textWords
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -179,14 +185,14 @@ func (az *analyzer) postText(text string, id int32, f int) textWords {
 		case c >= utf8.RuneSelf:
 			size := separator(text[i:])
 			if size == 0 {
-				return az.postSlow(text, id, f)
+				return az.postSlow(string(text), id, f)
 			}
 			i += size
 		case asciiClass[c]&(classLetter|classDigit) == 0:
 			i++
 		default:
-			if i = az.postRun(text, i, id, f, &tw); i < 0 {
-				return az.postSlow(text, id, f)
+			if i = postRun(az, text, i, id, f, &tw); i < 0 {
+				return az.postSlow(string(text), id, f)
 			}
 		}
 	}
@@ -196,8 +202,8 @@ func (az *analyzer) postText(text string, id int32, f int) textWords {
 // separator is the length of the character text begins with, past
 // ASCII, when it is neither a letter nor a digit (a dash, a quote, an
 // emoji), and 0 when it is one.
-func separator(text string) int {
-	r, size := utf8.DecodeRuneInString(text)
+func separator[T chars](text T) int {
+	r, size := utf8.DecodeRuneInString(string(text[:min(len(text), utf8.UTFMax)]))
 	if runeClass(r)&(classLetter|classDigit) != 0 {
 		return 0
 	}
@@ -210,7 +216,7 @@ func separator(text string) int {
 func (az *analyzer) postSlow(text string, id int32, f int) textWords {
 	var tw textWords
 	splitRaw(text, func(raw string, upper, whole bool) {
-		s := az.post(raw, wordHash(raw), upper, id, f)
+		s := postWord(az, raw, wordHash(raw), upper, id, f)
 		if !whole {
 			tw.n++
 			tw.notice = tw.notice || s.notice
@@ -224,20 +230,20 @@ func (az *analyzer) postSlow(text string, id int32, f int) textWords {
 // ends; -1 when it meets a letter or digit past ASCII (before posting a
 // word splitRaw would not: a boundary decided without the next character
 // is one splitRaw makes too).
-func (az *analyzer) postRun(text string, run int, id int32, f int, tw *textWords) int {
+func postRun[T chars](az *analyzer, text T, run int, id int32, f int, tw *textWords) int {
 	start, runUpper := run, false
 	for {
 		end, h, upper := scanPart(text, start)
 		if end < len(text) && text[end] >= utf8.RuneSelf && separator(text[end:]) == 0 {
 			return -1
 		}
-		az.postPart(text, start, end, h, upper, id, f, tw)
+		postPart(az, text, start, end, h, upper, id, f, tw)
 		runUpper = runUpper || upper
 		if end == len(text) || text[end] < 'A' || text[end] > 'Z' {
 			if start > run {
 				// A notice written in mixed case ([LegACY]) is such a run.
-				if s := az.post(text[run:end], wordHash(text[run:end]), runUpper, id, f); s.notice {
-					tw.noticeAt(run, text[run:end], text[end:])
+				if s := postWord(az, text[run:end], wordHash(text[run:end]), runUpper, id, f); s.notice {
+					noticeAt(tw, run, text[run:end], text[end:])
 				}
 			}
 			return end
@@ -251,7 +257,7 @@ func (az *analyzer) postRun(text string, run int, id int32, f int, tw *textWords
 // (camelBreak). It returns where the word ends, its wordHash and whether
 // it has a capital. It calls nothing per byte, so that it runs in
 // registers.
-func scanPart(text string, i int) (end int, h uint64, upper bool) {
+func scanPart[T chars](text T, i int) (end int, h uint64, upper bool) {
 	c := text[i]
 	h, upper = uint64(c), 'A' <= c && c <= 'Z'
 	for i++; i < len(text); i++ {
@@ -274,7 +280,7 @@ func scanPart(text string, i int) (end int, h uint64, upper bool) {
 // camelBreak reports whether the ASCII capital at i of text, after a
 // letter or digit, begins a word: after a lowercase letter or a digit
 // (listIssues, 2FA), or as the last capital of an acronym (HTTPServer).
-func camelBreak(text string, i int) bool {
+func camelBreak[T chars](text T, i int) bool {
 	prev := text[i-1]
 	if 'a' <= prev && prev <= 'z' || '0' <= prev && prev <= '9' {
 		return true

@@ -44,20 +44,28 @@ func postings(az *analyzer) map[string]local {
 // other text.
 func checkPostText(t *testing.T, text string) {
 	t.Helper()
-	var fast, slow analyzer
+	var fast, inPlace, slow analyzer
 	fast.init()
+	inPlace.init()
 	slow.init()
-	got, want := fast.postText(text, 3, fDesc), slow.postSlow(text, 3, fDesc)
+	got, want := postText(&fast, text, 3, fDesc), slow.postSlow(text, 3, fDesc)
 	if !asciiWords(text) && got.notice != want.notice || got.n != want.n || deprecated(text) && asciiWords(text) && !got.notice {
 		t.Errorf("%q: postText counts %+v, splitRaw %+v (deprecated %v)", text, got, want, deprecated(text))
 	}
-	g, w := postings(&fast), postings(&slow)
-	if len(g) != len(w) {
-		t.Errorf("%q: postText posts %d stems, splitRaw %d", text, len(g), len(w))
+	// Read in place, as a schema's texts are, it posts the same.
+	if b := postText(&inPlace, []byte(text), 3, fDesc); b != got {
+		t.Errorf("%q: postText counts %+v in place, %+v as a string", text, b, got)
 	}
-	for s, lp := range w {
-		if gl, ok := g[s]; !ok || gl.df != lp.df || gl.plain != lp.plain || !reflect.DeepEqual(gl.f, lp.f) {
-			t.Errorf("%q: stem %q posted as %+v, want %+v", text, s, g[s], lp)
+	w := postings(&slow)
+	for _, az := range []*analyzer{&fast, &inPlace} {
+		g := postings(az)
+		if len(g) != len(w) {
+			t.Errorf("%q: postText posts %d stems, splitRaw %d", text, len(g), len(w))
+		}
+		for s, lp := range w {
+			if gl, ok := g[s]; !ok || gl.df != lp.df || gl.plain != lp.plain || !reflect.DeepEqual(gl.f, lp.f) {
+				t.Errorf("%q: stem %q posted as %+v, want %+v", text, s, g[s], lp)
+			}
 		}
 	}
 }
@@ -71,7 +79,7 @@ func TestPostTextAsSplitRaw(t *testing.T) {
 	for _, tool := range realTools(t, realpool.Pool(realpool.Tools)) {
 		texts = append(texts, tool.Description, tool.SearchHint)
 		for _, p := range sc.schemaTexts(tool.InputSchema) {
-			texts = append(texts, p.name, p.description)
+			texts = append(texts, string(p.name), string(p.description))
 		}
 	}
 	for _, text := range texts {
