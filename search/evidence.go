@@ -3,8 +3,6 @@ package search
 import (
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // General evidence, each piece a named signal with its reason; rank.go
@@ -22,7 +20,9 @@ const deprecatedScale = 0.8
 // "Use X instead". It does not match a conditional advice ("If the user
 // names an author, use search_pull_requests instead"), a legacy thing the
 // tool reads ("Get legacy User Reports") or a deprecated argument (the
-// schema is not read).
+// schema is not read). The index runs it only where it may match:
+// noticeFits and deprecatedFrom (textindex.go) read its shape, and
+// FuzzIndexDeprecated checks them against it.
 var deprecationNotice = regexp.MustCompile(`(?i)` +
 	`(^|[.!:;]\s+|\n\s*)(\[(deprecated|obsolete|legacy)\]|\((deprecated|obsolete|legacy)\)|(deprecated|obsolete|legacy)\s*[:.\-—])` +
 	`|\b(is|now|been)\s+(deprecated|obsolete)\b` +
@@ -47,54 +47,6 @@ func noticeWord(raw string) bool {
 		return strings.EqualFold(raw, "obsolete")
 	}
 	return len(raw) > 8 && strings.EqualFold(raw[:8], "deprecat")
-}
-
-// noticeFits reports whether notice word raw, followed by rest in its
-// description, may be part of a notice as deprecationNotice reads one:
-// instead ends a sentence, deprecated, obsolete or legacy is a label
-// (Deprecated:, [Legacy]) or, but for legacy, a word of its own (is
-// obsolete). Most descriptions with such a word say neither (use X
-// instead of Y, legacy reports), and the expression is spared them.
-func noticeFits(raw, rest string) bool {
-	trimmed := strings.TrimLeftFunc(rest, unicode.IsSpace)
-	first, _ := utf8.DecodeRuneInString(trimmed)
-	switch len(raw) {
-	case 6:
-		return strings.ContainsRune("]):.-—", first)
-	case 7:
-		return trimmed == "" || first == '.'
-	}
-	return (len(raw) == 8 || strings.EqualFold(raw, "deprecated")) && (rest == "" || !isWordByte(rest[0]))
-}
-
-// deprecatedFrom is deprecated(description) for a description whose
-// notices, if any, are at or after byte at, where a notice word begins
-// (noticeFits). A notice is words, white space and a few marks
-// (noticeByte), so the expression reads only from the last other byte
-// before at (a comma, a quote...): a clause, not the whole text. The
-// expression reads that byte, neither a word nor a mark it looks for,
-// as it would read a NUL.
-func deprecatedFrom(description string, at int) bool {
-	from := at
-	for from > 0 && noticeByte(description[from-1]) {
-		from--
-	}
-	if from == 0 {
-		return deprecated(description)
-	}
-	return deprecationNotice.MatchString("\x00" + strings.TrimRightFunc(description[from:], unicode.IsSpace))
-}
-
-// noticeByte reports whether c may be in a deprecation notice before its
-// notice word: letters, digits, white space and the marks
-// deprecationNotice reads there.
-func noticeByte(c byte) bool {
-	return isWordByte(c) || strings.IndexByte(" \t\n\f\r.-`!:;[(", c) >= 0
-}
-
-// isWordByte reports whether c is a word character as \b reads it.
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // namingWords introduce what a thing is to be called: the words after

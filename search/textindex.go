@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -286,4 +287,52 @@ func camelBreak[T chars](text T, i int) bool {
 		return true
 	}
 	return 'A' <= prev && prev <= 'Z' && i+1 < len(text) && 'a' <= text[i+1] && text[i+1] <= 'z'
+}
+
+// noticeFits reports whether notice word raw, followed by rest in its
+// description, may be part of a notice as deprecationNotice reads one:
+// instead ends a sentence, deprecated, obsolete or legacy is a label
+// (Deprecated:, [Legacy]) or, but for legacy, a word of its own (is
+// obsolete). Most descriptions with such a word say neither (use X
+// instead of Y, legacy reports), and the expression is spared them.
+func noticeFits(raw, rest string) bool {
+	trimmed := strings.TrimLeftFunc(rest, unicode.IsSpace)
+	first, _ := utf8.DecodeRuneInString(trimmed)
+	switch len(raw) {
+	case 6:
+		return strings.ContainsRune("]):.-—", first)
+	case 7:
+		return trimmed == "" || first == '.'
+	}
+	return (len(raw) == 8 || strings.EqualFold(raw, "deprecated")) && (rest == "" || !isWordByte(rest[0]))
+}
+
+// deprecatedFrom is deprecated(description) for a description whose
+// notices, if any, are at or after byte at, where a notice word begins
+// (noticeFits). A notice is words, white space and a few marks
+// (noticeByte), so the expression reads only from the last other byte
+// before at (a comma, a quote...): a clause, not the whole text. The
+// expression reads that byte, neither a word nor a mark it looks for,
+// as it would read a NUL.
+func deprecatedFrom(description string, at int) bool {
+	from := at
+	for from > 0 && noticeByte(description[from-1]) {
+		from--
+	}
+	if from == 0 {
+		return deprecated(description)
+	}
+	return deprecationNotice.MatchString("\x00" + strings.TrimRightFunc(description[from:], unicode.IsSpace))
+}
+
+// noticeByte reports whether c may be in a deprecation notice before its
+// notice word: letters, digits, white space and the marks
+// deprecationNotice reads there.
+func noticeByte(c byte) bool {
+	return isWordByte(c) || strings.IndexByte(" \t\n\f\r.-`!:;[(", c) >= 0
+}
+
+// isWordByte reports whether c is a word character as \b reads it.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
