@@ -7,17 +7,14 @@ import (
 
 	"github.com/execlua/execlua/announce"
 	"github.com/execlua/execlua/host/preset"
+	"github.com/execlua/execlua/internal/cputime"
 )
 
 // benchSession is a session with 1,000 pool tools (the preset builtins and
 // MCP tools from 20 servers) and a 500-message history whose announcement
 // sits early, so the marker scan walks back through almost all of it.
 func benchSession(b *testing.B) (*Session, []announce.Message) {
-	tools := preset.Builtins()
-	for i := 0; len(tools) < 1000+6; i++ { // the six core builtins stay flat
-		tools = append(tools, mcpTool(fmt.Sprintf("server%02d", i%20), fmt.Sprintf("tool_%d", i)))
-	}
-	s := newSession(b, &fakeFunnel{}, &Options{Tools: tools, Exempt: preset.Exempt(), Guidance: testGuidance})
+	s := newSession(b, &fakeFunnel{}, benchOptions())
 	r := s.Request(nil)
 	if n := len(r.Assembly.Pool()); n != 1000 {
 		b.Fatalf("pool of %d tools, want 1000", n)
@@ -35,6 +32,16 @@ func benchSession(b *testing.B) (*Session, []announce.Message) {
 		}
 	}
 	return s, history
+}
+
+// benchOptions are those of a session with 1,000 pool tools: the preset
+// builtins and MCP tools from 20 servers.
+func benchOptions() *Options {
+	tools := preset.Builtins()
+	for i := 0; len(tools) < 1000+6; i++ { // the six core builtins stay flat
+		tools = append(tools, mcpTool(fmt.Sprintf("server%02d", i%20), fmt.Sprintf("tool_%d", i)))
+	}
+	return &Options{Tools: tools, Exempt: preset.Exempt(), Guidance: testGuidance}
 }
 
 // A full request assembly: tools[], guidance and the broadcast decision
@@ -88,6 +95,35 @@ return { a, tools.WebFetch{ url = "x" } }`)
 	for b.Loop() {
 		if res := s.Run(b.Context(), code, nil); res.IsError {
 			b.Fatal(res.Text)
+		}
+	}
+}
+
+// What Options.Preflight adds to an in-process Exec run, in CPU time: a
+// short script (two calls) and one of 300 lines. Preflight parses the
+// script before the run compiles it again (docs/preflight.md).
+func BenchmarkRunPreflight(b *testing.B) {
+	short := `local a = tools.mcp__server00__tool_0{ id = 1 }
+return { a, tools.WebFetch{ url = "x", prompt = "y" } }`
+	var long strings.Builder
+	for i := range 149 {
+		fmt.Fprintf(&long, "local v%d = { n = %d, s = \"x\" .. %d }\nif v%d.n > 1000 then return v%d.s end\n", i, i, i, i, i)
+	}
+	long.WriteString(short)
+	for _, script := range []struct{ name, code string }{{"short", short}, {"300lines", long.String()}} {
+		for _, preflight := range []bool{false, true} {
+			opts := benchOptions()
+			opts.Preflight = preflight
+			s := newSession(b, &fakeFunnel{}, opts)
+			code := input(script.code)
+			b.Run(fmt.Sprintf("%s/preflight=%v", script.name, preflight), func(b *testing.B) {
+				defer cputime.PerOp(b)()
+				for b.Loop() {
+					if res := s.Run(b.Context(), code, nil); res.IsError {
+						b.Fatal(res.Text)
+					}
+				}
+			})
 		}
 	}
 }

@@ -115,15 +115,15 @@ func (s *Session) Run(ctx context.Context, input json.RawMessage, opts *RunOptio
 	if st.asm.Exec != pool.ExecDeclared {
 		return s.failed(fmt.Errorf("%w: %v", ErrUnavailable, st.asm.Exec), sandbox.Outcome{})
 	}
-	// A script over the size limit is the sandbox's to refuse.
-	if s.preflight && len(in.Code) <= cmp.Or(s.limits.MaxScriptBytes, sandbox.DefaultMaxScriptBytes) {
-		if err := st.checker().Check(ctx, in.Code); err != nil {
-			return s.failed(err, sandbox.Outcome{})
-		}
-	}
 	limits := s.limits
 	if o.Budget > 0 {
 		limits.Budget = o.Budget
+	}
+	// A script over the size limit is the sandbox's to refuse.
+	if s.preflight && len(in.Code) <= cmp.Or(s.limits.MaxScriptBytes, sandbox.DefaultMaxScriptBytes) {
+		if err := st.checker().CheckWithin(ctx, in.Code, cmp.Or(limits.Budget, sandbox.DefaultBudget)); err != nil {
+			return s.failed(err, sandbox.Outcome{})
+		}
 	}
 	if o.MaxCalls > 0 {
 		limits.MaxCalls = o.MaxCalls

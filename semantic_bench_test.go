@@ -3,12 +3,12 @@ package execlua
 import (
 	"context"
 	"encoding/json"
-	"runtime"
 	"testing"
 	"time"
 
 	"github.com/execlua/execlua/internal/cputime"
 	"github.com/execlua/execlua/internal/embedtest"
+	"github.com/execlua/execlua/internal/heapwatch"
 )
 
 // semanticQueries are a few queries of each kind, as ToolSearch gets them.
@@ -48,11 +48,11 @@ func BenchmarkSemanticSearchReal10k(b *testing.B) {
 			st := s.cur.Load()
 			var vectors int64
 			if bc.semantic {
-				before := heapInUse()
+				before := int64(heapwatch.Live())
 				if err := s.PrepareSearch(context.Background()); err != nil {
 					b.Fatal(err)
 				}
-				vectors = heapInUse() - before
+				vectors = int64(heapwatch.Live()) - before
 			}
 			b.ReportAllocs()
 			start, n := cputime.Now(b), 0
@@ -70,14 +70,6 @@ func BenchmarkSemanticSearchReal10k(b *testing.B) {
 			}
 		})
 	}
-}
-
-// heapInUse is the live heap after a collection.
-func heapInUse() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
 }
 
 // The Semantic's work when a 24-tool server joins or leaves 10,000 real

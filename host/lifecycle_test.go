@@ -3,7 +3,6 @@ package host_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,37 +100,16 @@ func TestProgressInLiveSummary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var mu sync.Mutex
-			var got []string
-			released := make(chan error, 1)
-			progress := func(summary string) {
-				mu.Lock()
-				got = append(got, summary)
-				mu.Unlock()
-				if strings.HasSuffix(summary, "4/4 step 4") {
-					go func() {
-						_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
-						released <- err
-					}()
-				}
-			}
+			watch := fixture.WatchProgress(4, func() error {
+				_, err := e.h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
+				return err
+			})
 			input, _ := json.Marshal(map[string]string{"code": `return tools.mcp__fx__progress{n = 4}`})
-			res := e.h.RunExec(context.Background(), s, input, &execlua.RunOptions{Progress: progress})
+			res := e.h.RunExec(context.Background(), s, input, &execlua.RunOptions{Progress: watch.See})
 			if res.IsError || !strings.Contains(res.Text, "done, token execlua-") {
 				t.Fatalf("run: %+v", res)
 			}
-			if err := <-released; err != nil {
-				t.Fatal(err)
-			}
-			want := []string{"1 tool call\nmcp__fx__progress"}
-			for i := 1; i <= 4; i++ {
-				want = append(want, fmt.Sprintf("1 tool call\nmcp__fx__progress\nmcp__fx__progress: %d/4 step %d", i, i))
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !slices.Equal(got, want) {
-				t.Errorf("live summaries:\n%q\nwant\n%q", got, want)
-			}
+			watch.Check(t)
 		})
 	}
 }

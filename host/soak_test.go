@@ -3,12 +3,8 @@ package host_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
-	"os"
-	"runtime/metrics"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,21 +15,10 @@ import (
 	"github.com/execlua/execlua"
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/internal/fixture"
+	"github.com/execlua/execlua/host/internal/soak"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/leaktest"
 )
-
-// soakRuns is how many runs each worker of TestSoak makes: EXECLUA_SOAK
-// when set (make soak), else a size that fits make test.
-func soakRuns(t *testing.T) int {
-	if v := os.Getenv("EXECLUA_SOAK"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			t.Fatalf("EXECLUA_SOAK=%q: want a positive number of runs per worker", v)
-		}
-		return n
-	}
-	return 12
-}
 
 // TestSoak: three stdio servers that crash and hang at random, and an HTTP
 // server that is stopped and started again, under concurrent runs. Every
@@ -64,7 +49,7 @@ func TestSoak(t *testing.T) {
 	declared := s.Request(nil)
 
 	const workers, callsPerRun = 4, 5
-	runs := soakRuns(t)
+	runs := soak.Runs(t, 12)
 	var mu sync.Mutex
 	tally := map[string]int{}
 	var took []time.Duration // each run's, for the report only
@@ -77,11 +62,11 @@ func TestSoak(t *testing.T) {
 				if w == 0 && i%5 == 4 {
 					web.Restart()
 				}
-				input, _ := json.Marshal(map[string]string{"code": soakScript(rng, callsPerRun)})
+				input, _ := json.Marshal(map[string]string{"code": soak.Script(rng, callsPerRun, "s1", "s2", "s3", "web")})
 				start := time.Now()
 				res := h.RunExec(context.Background(), s, input, nil)
 				d := time.Since(start)
-				heap := liveHeap()
+				heap := heapwatch.Objects()
 				mu.Lock()
 				tallyRun(t, tally, res, callsPerRun)
 				took, heapPeak = append(took, d), max(heapPeak, heap)
@@ -92,7 +77,7 @@ func TestSoak(t *testing.T) {
 	wg.Wait()
 	slices.Sort(took)
 	t.Logf("%d runs, calls: %v, restarts: %v; run latency p50 %v, p99 %v; heap peak %d MiB",
-		workers*runs, tally, restarts(h), took[len(took)/2], took[len(took)*99/100], heapPeak>>20)
+		workers*runs, tally, soak.Restarts(h), took[len(took)/2], took[len(took)*99/100], heapPeak>>20)
 	if tally["ok"] == 0 {
 		t.Errorf("no call went through: %v", tally)
 	}
@@ -109,36 +94,6 @@ func TestSoak(t *testing.T) {
 	check()
 }
 
-// liveHeap is the bytes of heap objects now, live and not yet collected.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	return sample[0].Value.Uint64()
-}
-
-// soakScript makes n calls on random servers: most answer, some crash the
-// server, some hang until their timeout; every call is caught, and the
-// script returns how each ended.
-func soakScript(rng *rand.Rand, n int) string {
-	var b strings.Builder
-	b.WriteString("local out = {}\n")
-	for range n {
-		srv := []string{"s1", "s2", "s3", "web"}[rng.IntN(4)]
-		tool := "text"
-		switch r := rng.IntN(20); {
-		case r == 0 && srv != "web":
-			tool = "crash"
-		case r == 1:
-			tool = "hang"
-		case r < 6:
-			tool = "echo"
-		}
-		fmt.Fprintf(&b, "local ok, err = pcall(tools.mcp__%s__%s, {})\nout[#out+1] = ok and %q or (tostring(err):gsub(\"\\n\", \" | \"))\n", srv, tool, tool)
-	}
-	b.WriteString("return table.concat(out, \"\\n\")\n")
-	return b.String()
-}
-
 // tallyRun counts how a run's calls ended; a run must end with one line
 // per call.
 func tallyRun(t *testing.T, tally map[string]int, res execlua.Result, calls int) {
@@ -152,7 +107,7 @@ func tallyRun(t *testing.T, tally map[string]int, res execlua.Result, calls int)
 	}
 	for _, line := range lines {
 		switch {
-		case line == "text" || line == "echo" || line == "hang":
+		case line == "ok":
 			tally["ok"]++
 		case strings.Contains(line, "did not finish within"):
 			tally["timeout"]++
@@ -165,12 +120,4 @@ func tallyRun(t *testing.T, tally map[string]int, res execlua.Result, calls int)
 			t.Errorf("a call ended with an unclear error: %s", line)
 		}
 	}
-}
-
-func restarts(h *host.Host) map[string]int {
-	out := map[string]int{}
-	for _, st := range h.Servers() {
-		out[st.Name] = st.Restarts
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -115,7 +116,7 @@ type Result struct {
 // rest. Run never panics.
 func (r *Runner) Run(ctx context.Context, code string) (Result, error) {
 	if !r.opts.NoPreflight {
-		if err := r.checker.Check(ctx, code); err != nil {
+		if err := r.checker.CheckWithin(ctx, code, cmp.Or(r.opts.Limits.Budget, sandbox.DefaultBudget)); err != nil {
 			return Result{}, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/execlua/execlua"
+	"github.com/execlua/execlua/internal/cputime"
 	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/lua"
 	"github.com/execlua/execlua/preflight"
@@ -230,5 +231,25 @@ return tools.restart{ service = "db" }`)
 	}
 	if diff := cmp.Diff([]string{"health db", "restart db"}, ev.get()); diff != "" {
 		t.Errorf("calls in this process (-want +got):\n%s", diff)
+	}
+}
+
+// Preflight's parse, before the budget clock starts, is bounded by the
+// budget: a script built to keep the parser busy costs about what the
+// run without preflight costs (before: 0.66 s of CPU against a 20 ms
+// budget).
+func TestRunnerPreflightIsBoundedByTheBudget(t *testing.T) {
+	code := "return " + strings.Repeat("2^", 100<<10) + "2"
+	spent := map[bool]time.Duration{}
+	for _, off := range []bool{true, false} {
+		r := newRunner(t, opsTools(t, &events{}, nil), &lua.RunnerOptions{NoPreflight: off, Limits: execlua.Limits{Budget: 20 * time.Millisecond}})
+		var err error
+		spent[off] = cputime.Spent(t, func() { _, err = r.Run(context.Background(), code) })
+		if !errors.Is(err, execlua.ErrBudgetExceeded) {
+			t.Errorf("preflight off %v: err = %v, want the budget exceeded", off, err)
+		}
+	}
+	if extra := spent[false] - spent[true]; extra > 250*time.Millisecond {
+		t.Errorf("preflight added %v of CPU to a run with a 20 ms budget, want it bounded by about the budget", extra)
 	}
 }

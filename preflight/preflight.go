@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
@@ -146,6 +147,18 @@ func (c *Checker) Check(ctx context.Context, code string) error {
 		return nil
 	}
 	return &Error{Problems: w.problems}
+}
+
+// CheckWithin is Check bounded by limit, the run's script-time budget:
+// the parse runs before the run's budget clock starts, and a script built
+// to keep gopher-lua's parser busy (deep nesting, long operator chains)
+// must cost the host no more than the run it precedes may. Past limit
+// the check gives up and leaves the script to the run, which compiles it
+// on its own clock.
+func (c *Checker) CheckWithin(ctx context.Context, code string, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	return c.Check(ctx, code)
 }
 
 // ctxReader ends the parser's input once ctx is done.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"testing"
@@ -12,25 +11,18 @@ import (
 	"time"
 
 	"github.com/execlua/execlua/internal/cputime"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/leaktest"
 )
-
-// allocated is how many bytes the process has allocated so far: the
-// difference across a run bounds what the run built, garbage included.
-func allocated() uint64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(sample)
-	return sample[0].Value.Uint64()
-}
 
 // allocatedBy runs code and returns its outcome and the bytes allocated
 // meanwhile.
 func allocatedBy(t *testing.T, code string, opts *Options) (Outcome, uint64) {
 	t.Helper()
 	runtime.GC()
-	before := allocated()
+	before := heapwatch.Allocated()
 	out := runScript(t, newFunnel(nil), code, opts)
-	return out, allocated() - before
+	return out, heapwatch.Allocated() - before
 }
 
 // Class 1 (BUD-8): returning many copies of a large string builds no more

@@ -3,12 +3,12 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
-	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/luafloor"
 	"github.com/execlua/execlua/internal/luavm"
 )
@@ -80,7 +80,7 @@ func TestBlockedRunHeap(t *testing.T) {
 	if out := Run(context.Background(), Request{Code: `return 1`}, nil); out.Err != nil {
 		t.Fatal(out.Err)
 	}
-	before := liveHeap()
+	before := heapwatch.Live()
 	done := make(chan Outcome, runs)
 	for range runs {
 		go func() { done <- Run(context.Background(), req, nil) }()
@@ -88,7 +88,7 @@ func TestBlockedRunHeap(t *testing.T) {
 	for range runs {
 		<-entered
 	}
-	perRun := (int64(liveHeap()) - int64(before)) / runs
+	perRun := (int64(heapwatch.Live()) - int64(before)) / runs
 	close(release)
 	for range runs {
 		if out := <-done; out.Err != nil || out.Result != "true" {
@@ -102,27 +102,17 @@ func TestBlockedRunHeap(t *testing.T) {
 	}
 }
 
-// liveHeap is the heap in use after full collections: two, since what a
-// sync.Pool drops survives the first in its victim cache.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
-
 // A prepared state holds its libraries and prelude: what a host pays in
 // heap for each state it keeps prepared (SetPreparedStates).
 func TestPreparedStateHeap(t *testing.T) {
 	const states = 50
 	luavm.Prepare().Close() // what is built once per process
-	before := liveHeap()
+	before := heapwatch.Live()
 	kept := make([]*luavm.State, states)
 	for i := range kept {
 		kept[i] = luavm.Prepare()
 	}
-	perState := (int64(liveHeap()) - int64(before)) / states
+	perState := (int64(heapwatch.Live()) - int64(before)) / states
 	for _, st := range kept {
 		st.Close()
 	}
@@ -223,7 +213,7 @@ func TestBigResultHeldThroughRun(t *testing.T) {
 		var size int
 		funnel := FunnelFunc(func(ctx context.Context, c Call) (Output, error) {
 			if c.Name == "measure" {
-				at = liveHeap()
+				at = heapwatch.Live()
 				return Output{}, nil
 			}
 			raw := luafloor.BigDocument(10 << 20)
@@ -240,7 +230,7 @@ func TestBigResultHeldThroughRun(t *testing.T) {
 			Tools:  NewToolset([]Tool{{Name: "big"}, {Name: "measure"}}),
 			Funnel: funnel,
 		}
-		before = liveHeap()
+		before = heapwatch.Live()
 		if out := Run(context.Background(), req, nil); out.Err != nil {
 			t.Fatal(out.Err)
 		}

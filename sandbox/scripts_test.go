@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/pool"
 	"github.com/execlua/execlua/search"
 )
@@ -150,23 +150,6 @@ func checkSpec(t *testing.T, spec scriptSpec, out Outcome) {
 	}
 }
 
-// heapPeak samples the heap while a run goes on, for the hostile report.
-func heapPeak(stop <-chan struct{}) uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for {
-		metrics.Read(sample)
-		peak = max(peak, sample[0].Value.Uint64())
-		select {
-		case <-stop:
-			return peak
-		case <-tick.C:
-		}
-	}
-}
-
 // TestHostileScripts runs the escape and denial-of-service corpus: each
 // script must end with its expected outcome, and the host must survive.
 // With -v it logs how far past the budget each run ended and the heap's
@@ -183,20 +166,18 @@ func TestHostileScripts(t *testing.T) {
 		}
 		request := scriptFunnel(t, name)
 		runtime.GC()
-		stop := make(chan struct{})
-		peak := make(chan uint64)
-		go func() { peak <- heapPeak(stop) }()
+		heap := heapwatch.Start()
 		start := time.Now()
 		out := Run(context.Background(), request(string(src)), opts)
 		elapsed := time.Since(start)
-		close(stop)
+		peak, _ := heap.Stop()
 		checkSpec(t, spec, out)
 		over := "–"
 		if spec.expect == "budget" {
 			over = fmt.Sprintf("%.1f ms", float64(elapsed-budget)/float64(time.Millisecond))
 		}
 		mu.Lock()
-		report = append(report, fmt.Sprintf("| %s | %s | %s | %.0f MiB |", strings.TrimSuffix(name, ".lua"), spec.expect, over, float64(<-peak)/(1<<20)))
+		report = append(report, fmt.Sprintf("| %s | %s | %s | %.0f MiB |", strings.TrimSuffix(name, ".lua"), spec.expect, over, float64(peak)/(1<<20)))
 		mu.Unlock()
 	})
 	t.Logf("\n| script | outcome | past the 100 ms budget | heap peak |\n|---|---|---|---|\n%s", strings.Join(report, "\n"))

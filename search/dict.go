@@ -1,8 +1,10 @@
 package search
 
 import (
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // dict is an immutable map from string keys (stems, lowercase names) to
@@ -77,55 +79,89 @@ func (d dict[V]) near(prefix string, f func(key string, v V)) {
 }
 
 // with returns d with the keys of set replaced (or added), and those for
-// which keep is false removed. d is unchanged.
+// which keep is false removed. d is unchanged. Many changes are put in
+// their buckets on every CPU, each CPU a range of buckets.
 func (d dict[V]) with(set map[string]V, keep func(V) bool) dict[V] {
 	if len(set) == 0 {
 		return d
 	}
-	byBucket := make([][]string, nBuckets)
-	for k := range set {
-		i := d.bucketOf(k)
-		byBucket[i] = append(byBucket[i], k)
+	// The changes in bucket order (a counting sort): bucket i's are
+	// changes[at[i]:at[i+1]].
+	at := make([]int32, nBuckets+1)
+	unsorted := make([]change[V], 0, len(set))
+	for k, v := range set {
+		b := d.bucketOf(k)
+		unsorted = append(unsorted, change[V]{k, v, int32(b)})
+		at[b+1]++
+	}
+	for i := range nBuckets {
+		at[i+1] += at[i]
+	}
+	changes, next := make([]change[V], len(unsorted)), slices.Clone(at)
+	for _, c := range unsorted {
+		changes[next[c.b]] = c
+		next[c.b]++
 	}
 	out := dict[V]{buckets: make([]*bucket[V], nBuckets), hashed: d.hashed}
 	if d.buckets != nil {
 		copy(out.buckets, d.buckets)
 	}
-	for i, ks := range byBucket {
-		if len(ks) == 0 {
-			continue
-		}
-		slices.Sort(ks)
-		old := out.buckets[i]
-		if old == nil {
-			old = &bucket[V]{}
-		}
-		nb := &bucket[V]{keys: make([]string, 0, len(old.keys)+len(ks)), vals: make([]V, 0, len(old.keys)+len(ks))}
-		// Merge the sorted old keys with the sorted changes.
-		j := 0
-		put := func(k string, v V) {
-			if keep(v) {
-				nb.keys = append(nb.keys, k)
-				nb.vals = append(nb.vals, v)
+	put := func(from, to int) {
+		for i := from; i < to; i++ {
+			if at[i] < at[i+1] {
+				out.buckets[i] = out.buckets[i].with(changes[at[i]:at[i+1]], keep)
 			}
 		}
-		for _, k := range ks {
-			for j < len(old.keys) && old.keys[j] < k {
-				put(old.keys[j], old.vals[j])
-				j++
-			}
-			if j < len(old.keys) && old.keys[j] == k {
-				j++
-			}
-			put(k, set[k])
-		}
-		for ; j < len(old.keys); j++ {
-			put(old.keys[j], old.vals[j])
-		}
-		if len(nb.keys) == 0 {
-			nb = nil
-		}
-		out.buckets[i] = nb
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(set)/(parallelMin/2))
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { put(w*nBuckets/workers, (w+1)*nBuckets/workers) })
+	}
+	put(0, nBuckets/max(workers, 1))
+	wg.Wait()
 	return out
+}
+
+// change is a key of a dict set to a value, in bucket b.
+type change[V any] struct {
+	k string
+	v V
+	b int32
+}
+
+// with returns b (nil for none) with the changes of its bucket made, or
+// nil when it keeps no key.
+func (b *bucket[V]) with(changes []change[V], keep func(V) bool) *bucket[V] {
+	slices.SortFunc(changes, func(x, y change[V]) int { return strings.Compare(x.k, y.k) })
+	old := b
+	if old == nil {
+		old = &bucket[V]{}
+	}
+	nb := &bucket[V]{keys: make([]string, 0, len(old.keys)+len(changes)), vals: make([]V, 0, len(old.keys)+len(changes))}
+	put := func(k string, v V) {
+		if keep(v) {
+			nb.keys = append(nb.keys, k)
+			nb.vals = append(nb.vals, v)
+		}
+	}
+	// Merge the sorted old keys with the sorted changes.
+	j := 0
+	for _, c := range changes {
+		for j < len(old.keys) && old.keys[j] < c.k {
+			put(old.keys[j], old.vals[j])
+			j++
+		}
+		if j < len(old.keys) && old.keys[j] == c.k {
+			j++
+		}
+		put(c.k, c.v)
+	}
+	for ; j < len(old.keys); j++ {
+		put(old.keys[j], old.vals[j])
+	}
+	if len(nb.keys) == 0 {
+		return nil
+	}
+	return nb
 }

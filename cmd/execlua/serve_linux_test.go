@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/execlua/execlua/internal/leaktest"
 )
 
 // Shutdown of serve --http with a run in flight: on SIGTERM the run is
@@ -71,8 +74,8 @@ func shutdownEndsEveryChild(t *testing.T, cmd *exec.Cmd, c *client.Client) {
 	if err != nil {
 		t.Fatalf("Exec = %q", text)
 	}
-	kids := children(cmd.Process.Pid)
-	if !kids[fixturePid] || len(kids) < 2 {
+	kids := leaktest.ChildrenOf(cmd.Process.Pid)
+	if !slices.Contains(kids, fixturePid) || len(kids) < 2 {
 		t.Fatalf("children of serve = %v, want the fixture server %d and workers", kids, fixturePid)
 	}
 
@@ -98,8 +101,10 @@ func shutdownEndsEveryChild(t *testing.T, cmd *exec.Cmd, c *client.Client) {
 		result <- res.Content[len(res.Content)-1].(mcp.TextContent).Text
 	}()
 	<-started
-	for pid := range children(cmd.Process.Pid) {
-		kids[pid] = true // the worker running the script
+	for _, pid := range leaktest.ChildrenOf(cmd.Process.Pid) {
+		if !slices.Contains(kids, pid) {
+			kids = append(kids, pid) // the worker running the script
+		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -110,32 +115,9 @@ func shutdownEndsEveryChild(t *testing.T, cmd *exec.Cmd, c *client.Client) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve exited with %v, want 0", err)
 	}
-	for pid := range kids {
+	for _, pid := range kids {
 		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); err == nil {
 			t.Errorf("child %d of serve is still there", pid)
 		}
 	}
-}
-
-// children are the processes whose parent is pid.
-func children(pid int) map[int]bool {
-	out := map[int]bool{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The fields after the command name, which is in parentheses:
-		// state, then the parent's pid.
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
-			out[child] = true
-		}
-	}
-	return out
 }

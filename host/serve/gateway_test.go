@@ -2,7 +2,6 @@ package serve_test
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -163,40 +161,21 @@ func TestServerProgressReachesTheClient(t *testing.T) {
 	h, s := startServer(t, &host.Options{InProcess: map[string]*server.MCPServer{"fx": fixture.New(false).Server}})
 	url, _ := serveGateway(t, s, &gateway.Options{Tokens: []string{"tok"}})
 	c, _ := connect(t, url, bearer("tok"))
-	var mu sync.Mutex
-	var got []string
-	released := make(chan error, 1)
+	watch := fixture.WatchProgress(3, func() error {
+		_, err := h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
+		return err
+	})
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method != "notifications/progress" {
-			return
-		}
-		msg, _ := n.Params.AdditionalFields["message"].(string)
-		mu.Lock()
-		got = append(got, msg)
-		mu.Unlock()
-		if strings.HasSuffix(msg, "3/3 step 3") {
-			go func() {
-				_, err := h.Call(context.Background(), execlua.Call{Name: "mcp__fx__release"})
-				released <- err
-			}()
+		if n.Method == "notifications/progress" {
+			msg, _ := n.Params.AdditionalFields["message"].(string)
+			watch.See(msg)
 		}
 	})
 	res := execCall(t, c, `return tools.mcp__fx__progress{ n = 3 }`, true)
 	if txt := texts(res); res.IsError || !strings.Contains(txt[len(txt)-1], "done") {
 		t.Fatalf("Exec = %q", txt)
 	}
-	if err := <-released; err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"1 tool call\nmcp__fx__progress"}
-	for i := 1; i <= 3; i++ {
-		want = append(want, fmt.Sprintf("1 tool call\nmcp__fx__progress\nmcp__fx__progress: %d/3 step %d", i, i))
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("progress messages when the result came (-want +got):\n%s", d)
-	}
+	watch.Check(t)
 }
 
 // waitReady starts the host's servers again until they are all ready: at

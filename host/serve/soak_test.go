@@ -1,13 +1,10 @@
 package serve_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +15,9 @@ import (
 	"github.com/execlua/execlua/host"
 	"github.com/execlua/execlua/host/gateway"
 	"github.com/execlua/execlua/host/internal/fixture"
+	"github.com/execlua/execlua/host/internal/soak"
 	"github.com/execlua/execlua/host/settings"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/leaktest"
 )
 
@@ -62,12 +61,7 @@ func TestServeSoak(t *testing.T) {
 	tokens := []string{"token-a", "token-b", "token-c"}
 	url, stop := serveGateway(t, s, &gateway.Options{Tokens: tokens})
 
-	runs := 8
-	if v := os.Getenv("EXECLUA_SOAK"); v != "" {
-		if runs, err = strconv.Atoi(v); err != nil || runs <= 0 {
-			t.Fatalf("EXECLUA_SOAK=%q: want a positive number of runs per client", v)
-		}
-	}
+	runs := soak.Runs(t, 8)
 	var mu sync.Mutex
 	var took []time.Duration
 	var heapPeak uint64
@@ -84,10 +78,10 @@ func TestServeSoak(t *testing.T) {
 					web.Restart()
 				}
 				start := time.Now()
-				res := execCall(t, c, soakScript(rng, calls), false)
+				res := execCall(t, c, soak.Script(rng, calls, "s1", "s2", "web"), false)
 				d := time.Since(start)
 				mu.Lock()
-				took, heapPeak = append(took, d), max(heapPeak, liveHeap())
+				took, heapPeak = append(took, d), max(heapPeak, heapwatch.Objects())
 				countCalls(t, tally, texts(res), calls)
 				mu.Unlock()
 			}
@@ -96,7 +90,7 @@ func TestServeSoak(t *testing.T) {
 	wg.Wait()
 	slices.Sort(took)
 	t.Logf("%d Exec over HTTP, calls: %v, restarts: %v; Exec latency p50 %v, p99 %v; heap peak %d MiB",
-		len(took), tally, restartsOf(h), took[len(took)/2], took[len(took)*99/100], heapPeak>>20)
+		len(took), tally, soak.Restarts(h), took[len(took)/2], took[len(took)*99/100], heapPeak>>20)
 	if tally["ok"] == 0 {
 		t.Errorf("no call went through: %v", tally)
 	}
@@ -113,28 +107,6 @@ func TestServeSoak(t *testing.T) {
 	h.Close()
 	web.Close()
 	check()
-}
-
-// soakScript makes n calls of random servers under pcall: most answer,
-// some crash their (stdio) server, some hang until the call timeout; the
-// script
-// returns one line per call.
-func soakScript(rng *rand.Rand, n int) string {
-	var b strings.Builder
-	b.WriteString("local out = {}\n")
-	for range n {
-		srv := []string{"s1", "s2", "web"}[rng.IntN(3)]
-		tool := "echo"
-		switch r := rng.IntN(20); {
-		case r == 0 && srv != "web":
-			tool = "crash"
-		case r == 1:
-			tool = "hang"
-		}
-		fmt.Fprintf(&b, "local ok, err = pcall(tools.mcp__%s__%s, {})\nout[#out+1] = ok and \"ok\" or (tostring(err):gsub(\"\\n\", \" \"))\n", srv, tool)
-	}
-	b.WriteString("return table.concat(out, \"\\n\")\n")
-	return b.String()
 }
 
 // countCalls tallies how an Exec's calls ended: its last text block (what
@@ -161,19 +133,4 @@ func countCalls(t *testing.T, tally map[string]int, blocks []string, calls int) 
 			tally["other: "+line]++
 		}
 	}
-}
-
-func restartsOf(h *host.Host) map[string]int {
-	out := map[string]int{}
-	for _, st := range h.Servers() {
-		out[st.Name] = st.Restarts
-	}
-	return out
-}
-
-// liveHeap is the bytes of heap objects now, live and not yet collected.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	return sample[0].Value.Uint64()
 }

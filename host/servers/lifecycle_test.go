@@ -150,42 +150,19 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // while the server is down waits for it and goes through once it is back.
 // The tools stay in the pool throughout.
 func TestHTTPReconnect(t *testing.T) {
-	rec := newRecorder()
-	clk := newFakeClock()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	restart := func(hs *http.Server) *http.Server {
-		hs.Close()
-		return serveFixture(t, addr)
-	}
-	ln.Close()
-	hs := serveFixture(t, addr)
-	m := newManager(rec.options(&Options{}), clk)
-	defer m.Close()
-	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": {Type: "http", URL: "http://" + addr + "/mcp"}})
-	drain(rec.changes)
-	call := func() <-chan error {
-		done := make(chan error, 1)
-		go func() {
-			_, err := m.Call(context.Background(), "fx", "text", nil)
-			done <- err
-		}()
-		return done
-	}
+	site, m, rec, clk := connectSite(t, "http", &Options{})
 
 	// A server that restarted between calls: the call goes through (on
 	// the old session, or made again on a new one), or fails if the
 	// connection broke under it; then the server is reconnected.
-	hs = restart(hs)
-	if err := <-call(); err != nil {
+	site.down()
+	site.up()
+	if err := <-callLater(m); err != nil {
 		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "it is being restarted") {
 			t.Fatalf("the call after the server restarted: %v", err)
 		}
 		startWhenDue(t, clk, m)
-		if err := <-call(); err != nil {
+		if err := <-callLater(m); err != nil {
 			t.Fatalf("the call after the reconnection: %v", err)
 		}
 	}
@@ -193,10 +170,10 @@ func TestHTTPReconnect(t *testing.T) {
 	// A server that is down: the call that finds it gone fails if the
 	// server may have received it (the connection broke under it) or, if
 	// it cannot have (refused), waits for the server; so do later calls.
-	hs.Close()
-	first := call()
+	site.down()
+	first := callLater(m)
 	waitFor(t, "the server to be found down", func() bool { return m.Status()[0].State == Restarting })
-	done := call()
+	done := callLater(m)
 	var firstErr error
 	firstDone := false
 	waitFor(t, "the calls to wait for the server", func() bool {
@@ -211,15 +188,7 @@ func TestHTTPReconnect(t *testing.T) {
 	if firstDone && (!errors.Is(firstErr, ErrUnavailable) || !strings.Contains(firstErr.Error(), "it is being restarted")) {
 		t.Errorf("the call that found the server gone: %v", firstErr)
 	}
-	if len(m.Tools()) != len(fixture.Tools) {
-		t.Errorf("the tools left the pool while the server was down")
-	}
-	hs = serveFixture(t, addr)
-	defer hs.Close()
-	startWhenDue(t, clk, m)
-	if err := <-done; err != nil {
-		t.Fatalf("the call made while the server was down: %v", err)
-	}
+	site.upAgain(m, clk, done)
 	if !firstDone {
 		if err := <-first; err != nil {
 			t.Fatalf("the call refused by the server that was down: %v", err)
@@ -238,45 +207,12 @@ func TestHTTPReconnect(t *testing.T) {
 // back, it is started again after its backoff and the call goes through.
 // The tools stay in the pool throughout.
 func TestSSEReconnect(t *testing.T) {
-	rec := newRecorder()
-	clk := newFakeClock()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	serveSSE := func(ln net.Listener) *http.Server {
-		hs := &http.Server{Handler: server.NewSSEServer(fixture.New(false).Server)}
-		go hs.Serve(ln)
-		return hs
-	}
-	hs := serveSSE(ln)
-	m := newManager(rec.options(&Options{PingInterval: -1}), clk)
-	defer m.Close()
-	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": {Type: "sse", URL: "http://" + addr + "/sse"}})
-	drain(rec.changes)
-
-	hs.Close() // ends the event stream
+	site, m, rec, clk := connectSite(t, "sse", &Options{PingInterval: -1})
+	site.down() // ends the event stream
 	rec.until(t, "the server to be found down", func(st Status) bool { return st.State == Restarting })
-	done := make(chan error, 1)
-	go func() {
-		_, err := m.Call(context.Background(), "fx", "text", nil)
-		done <- err
-	}()
+	done := callLater(m)
 	waitFor(t, "the call to wait for the server", func() bool { return m.Status()[0].WaitingCalls == 1 })
-	if len(m.Tools()) != len(fixture.Tools) {
-		t.Errorf("the tools left the pool while the server was down")
-	}
-	ln, err = net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs = serveSSE(ln)
-	defer hs.Close()
-	startWhenDue(t, clk, m)
-	if err := <-done; err != nil {
-		t.Fatalf("the call made while the server was down: %v", err)
-	}
+	site.upAgain(m, clk, done)
 	if st := m.Status()[0]; st.State != Ready || st.Restarts != 1 || st.LastError == "" {
 		t.Errorf("status: %+v", st)
 	}
@@ -285,16 +221,83 @@ func TestSSEReconnect(t *testing.T) {
 	}
 }
 
-// serveFixture serves a fresh fixture over streamable HTTP on addr.
-func serveFixture(t *testing.T, addr string) *http.Server {
+// fixtureSite serves a fresh fixture at one loopback address over HTTP or
+// SSE; down and up take it away and bring a new one back at the same
+// address, as a server that restarts.
+type fixtureSite struct {
+	t    *testing.T
+	kind string // "http" or "sse", as in an mcpServers entry
+	addr string
+	hs   *http.Server
+}
+
+// connectSite serves a fixture over kind and connects a manager with opts,
+// on a fake clock, to it as server "fx"; the manager, then the server,
+// close when the test ends.
+func connectSite(t *testing.T, kind string, opts *Options) (*fixtureSite, *Manager, *recorder, *fakeClock) {
 	t.Helper()
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: server.NewStreamableHTTPServer(fixture.New(false).Server)}
-	go hs.Serve(ln)
-	return hs
+	site := &fixtureSite{t: t, kind: kind, addr: ln.Addr().String()}
+	site.serve(ln)
+	t.Cleanup(site.down)
+	rec, clk := newRecorder(), newFakeClock()
+	m := newManager(rec.options(opts), clk)
+	t.Cleanup(func() { m.Close() })
+	path := map[string]string{"http": "/mcp", "sse": "/sse"}[kind]
+	m.Connect(context.Background(), map[string]settings.ServerConfig{"fx": {Type: kind, URL: "http://" + site.addr + path}})
+	drain(rec.changes)
+	return site, m, rec, clk
+}
+
+func (s *fixtureSite) serve(ln net.Listener) {
+	mcp := fixture.New(false).Server
+	var h http.Handler = server.NewStreamableHTTPServer(mcp)
+	if s.kind == "sse" {
+		h = server.NewSSEServer(mcp)
+	}
+	s.hs = &http.Server{Handler: h}
+	go s.hs.Serve(ln)
+}
+
+// down closes the server and its connections.
+func (s *fixtureSite) down() { s.hs.Close() }
+
+// up serves a fresh fixture at the same address.
+func (s *fixtureSite) up() {
+	s.t.Helper()
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.serve(ln)
+}
+
+// upAgain checks that m kept the server's tools while it was down, serves
+// it again and waits for done, a call made meanwhile, to go through.
+func (s *fixtureSite) upAgain(m *Manager, clk *fakeClock, done <-chan error) {
+	s.t.Helper()
+	if len(m.Tools()) != len(fixture.Tools) {
+		s.t.Errorf("the tools left the pool while the server was down")
+	}
+	s.up()
+	startWhenDue(s.t, clk, m)
+	if err := <-done; err != nil {
+		s.t.Fatalf("the call made while the server was down: %v", err)
+	}
+}
+
+// callLater calls fx's text tool on m in the background; the channel
+// gets its error.
+func callLater(m *Manager) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fx", "text", nil)
+		done <- err
+	}()
+	return done
 }
 
 // startWhenDue advances the clock to the first server's next start, once

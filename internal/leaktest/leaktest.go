@@ -1,8 +1,3 @@
-// Package leaktest checks that a test leaves nothing running behind it:
-// no child process of the test binary (running or unreaped) and no more
-// goroutines than it found.
-//
-//	t.Cleanup(leaktest.Check(t)) // first, so that it runs last
 package leaktest
 
 import (
@@ -42,9 +37,13 @@ func Check(t testing.TB) func() {
 
 // Children lists the processes whose parent is this one, from /proc (none
 // where there is no /proc).
-func Children() []int {
+func Children() []int { return ChildrenOf(os.Getpid()) }
+
+// ChildrenOf lists the processes whose parent is parent, as Children does:
+// a test that starts a process checks what that one started.
+func ChildrenOf(parent int) []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	self := strconv.Itoa(os.Getpid())
+	ppid := strconv.Itoa(parent)
 	var kids []int
 	for _, path := range stats {
 		b, err := os.ReadFile(path)
@@ -55,7 +54,7 @@ func Children() []int {
 		// are read after the last parenthesis.
 		s := string(b)
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 1 && fields[1] == self {
+		if len(fields) > 1 && fields[1] == ppid {
 			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
 			kids = append(kids, pid)
 		}

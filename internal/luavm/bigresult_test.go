@@ -7,6 +7,7 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/luafloor"
 )
 
@@ -14,19 +15,10 @@ import (
 // live heap before, with only the built value kept; allocated is what
 // building allocated in all, a bound on its peak.
 func heldHeap(build func() any) (held, allocated int64, kept any) {
-	before, total := heap()
+	before, total := heapwatch.Live(), heapwatch.Allocated()
 	kept = build()
-	after, totalAfter := heap()
+	after, totalAfter := heapwatch.Live(), heapwatch.Allocated()
 	return int64(after) - int64(before), int64(totalAfter - total), kept
-}
-
-// heap is the live heap after full collections, and all bytes allocated.
-func heap() (live, total uint64) {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc, m.TotalAlloc
 }
 
 // The heap a big structured result takes once converted, beside its JSON

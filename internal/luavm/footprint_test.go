@@ -3,17 +3,9 @@ package luavm
 import (
 	"runtime"
 	"testing"
-)
 
-// heapNow is the live heap after the collector has run to its end.
-func heapNow() uint64 {
-	for range 3 {
-		runtime.GC()
-	}
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
+	"github.com/execlua/execlua/internal/heapwatch"
+)
 
 // ISO-8: Footprint's estimate of what a script holds follows the heap it really
 // holds, for every kind of object a script can keep alive (issue 22,
@@ -36,7 +28,7 @@ func TestFootprintFollowsTheHeap(t *testing.T) {
 		"sparse array part": `keep = {} for i = 1, 2 do keep[i * 2^20] = i end`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			before := heapNow()
+			before := heapwatch.Live()
 			s := New(nil)
 			defer s.Close()
 			s.InstallPrelude(Host{})
@@ -52,7 +44,7 @@ func TestFootprintFollowsTheHeap(t *testing.T) {
 			if err := s.L.PCall(len(args), 0, nil); err != nil {
 				t.Fatal(err)
 			}
-			held := float64(heapNow() - min(before, heapNow()))
+			held := float64(heapwatch.Live() - min(before, heapwatch.Live()))
 			est, _ := s.Footprint(nil, 1<<40)
 			runtime.KeepAlive(s)
 			// Within a factor of 1.6 either way: the cap is on the

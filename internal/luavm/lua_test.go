@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/execlua/execlua/internal/cputime"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/jsontext"
 	"github.com/google/go-cmp/cmp"
 	glua "github.com/yuin/gopher-lua"
@@ -440,13 +440,6 @@ func TestExplainIndexes(t *testing.T) {
 	}
 }
 
-// allocated is how many bytes the process has allocated so far.
-func allocated() uint64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(sample)
-	return sample[0].Value.Uint64()
-}
-
 // Class 2: builtins check the size of what one step would build before
 // building it; ranges that overflow are refused, not looped over.
 func TestSingleStepsAreBounded(t *testing.T) {
@@ -474,9 +467,9 @@ func TestSingleStepsAreBounded(t *testing.T) {
 		`select("#", table.insert({1, 2}, 1, 0))`: "",
 	} {
 		runtime.GC()
-		before := allocated()
+		before := heapwatch.Allocated()
 		_, err := eval(t, expr)
-		if built := allocated() - before; built > 16<<20 {
+		if built := heapwatch.Allocated() - before; built > 16<<20 {
 			t.Errorf("%s allocated %d MiB", expr, built>>20)
 		}
 		switch {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/execlua/execlua/internal/cputime"
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/internal/leaktest"
 	"github.com/execlua/execlua/sandbox"
 )
@@ -200,12 +200,6 @@ func BenchmarkNodePostMessageEcho(b *testing.B) {
 // host's heap and the worker's resident memory.
 func BenchmarkConcurrentRunMemory(b *testing.B) {
 	const runs = 20
-	heap := func() uint64 {
-		runtime.GC()
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
-	}
 	p := benchPool(b, &Options{Idle: runs, MaxWorkers: runs})
 	for _, mode := range []string{"inprocess", "process"} {
 		b.Run(mode, func(b *testing.B) {
@@ -218,7 +212,7 @@ func BenchmarkConcurrentRunMemory(b *testing.B) {
 						runtime.Gosched()
 					}
 				}
-				before := heap()
+				before := heapwatch.Live()
 				arrived := make(chan struct{}, runs)
 				release := make(chan struct{})
 				req := sandbox.Request{
@@ -247,7 +241,7 @@ func BenchmarkConcurrentRunMemory(b *testing.B) {
 					<-arrived
 				}
 				b.StopTimer()
-				hostBytes += float64(heap()) - float64(before)
+				hostBytes += float64(heapwatch.Live()) - float64(before)
 				if mode == "process" {
 					// MaxWorkers is the number of runs: every child is busy.
 					for _, pid := range leaktest.Children() {

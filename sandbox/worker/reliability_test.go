@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/execlua/execlua/internal/heapwatch"
 	"github.com/execlua/execlua/sandbox"
 )
 
@@ -67,39 +67,15 @@ func outcomeKind(err error) string {
 	return "failed: " + err.Error()
 }
 
-// heapPeak samples this process's heap until stop closes and returns the
-// peak above the level it started from.
-func heapPeak(stop <-chan struct{}) uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak uint64
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for {
-		metrics.Read(sample)
-		if now := sample[0].Value.Uint64(); now > base {
-			peak = max(peak, now-base)
-		}
-		select {
-		case <-stop:
-			return peak
-		case <-tick.C:
-		}
-	}
-}
-
 // measured runs fn while sampling the host's heap.
 func measured(fn func()) (took time.Duration, hostPeak uint64) {
 	runtime.GC()
-	stop := make(chan struct{})
-	peak := make(chan uint64)
-	go func() { peak <- heapPeak(stop) }()
+	heap := heapwatch.Start()
 	start := time.Now()
 	fn()
 	took = time.Since(start)
-	close(stop)
-	return took, <-peak
+	peak, first := heap.Stop()
+	return took, peak - first
 }
 
 // TestHostileCorpus (ISO-8, BUD-1..3 in both modes) runs every script of testdata/lua/hostile in both
