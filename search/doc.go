@@ -63,8 +63,7 @@
 //     issues; a plural keyword more, and less for a name with its
 //     singular: envelopes asks for list_envelopes, not get_envelope; a
 //     name to list or search returns many whatever its number) or
-//     the description, for name words in the query's order, for a name
-//     that starts with the query's first word (for a phrasal verb, with a
+//     the description, for a name that starts with the query's first word (for a phrasal verb, with a
 //     verb it means: get out is no get), and for keyword pairs found as
 //     phrases in the description.
 //   - General evidence (evidence.go): a description match weighs less in
@@ -81,8 +80,7 @@
 //     found in the same field (alike). Builtins score on the same
 //     evidence as MCP tools.
 //   - The query's verb is its first word that is no stop word, value or
-//     server name; after a determiner it is a noun, no verb (what's on
-//     the page), and a first word of no class of its own before a
+//     server name, and a first word of no class of its own before a
 //     determiner is a verb that acts (tag the prod workspace). A verb's
 //     sense gives the query its class (open an incident acts).
 //   - Stop words (and a request's filler: "could you", "I'd like to")

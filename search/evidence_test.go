@@ -296,22 +296,3 @@ func TestOneSparesListingNames(t *testing.T) {
 		}
 	}
 }
-
-// The query's first word after a determiner is a noun: a question about
-// the page reads it (what's on the page), where page as the verb would
-// have asked to page someone (acts) and kept the question from reading.
-func TestWordAfterDeterminerIsNoVerb(t *testing.T) {
-	x := NewIndex(rulePool())
-	for query, want := range map[string]intent{
-		"what's on the page": reads,
-		"page the on-call":   acts,
-	} {
-		p := x.plan(query, nil)
-		if p.intent != want {
-			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
-		}
-	}
-	if p := x.plan("what's on the page", nil); !p.asks {
-		t.Errorf("what's on the page: not read as a question")
-	}
-}

@@ -139,7 +139,6 @@ func TestSignalsShow(t *testing.T) {
 		{"surface", "create a cluster", `"cluster"`},
 		{"plural", "list errors", `"errors"`},
 		{"one", "get orders", `"order"`},
-		{"order", "create a cluster", `"cluster"`},
 		{"cover", "create a cluster", "2 of 2"},
 		{"phrase", "create a cluster", "side by side"},
 		{"desc-surface", "create a cluster", "written as in the description"},

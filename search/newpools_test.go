@@ -86,6 +86,7 @@ func frozenHalves() []evalHalf {
 		{"test3", upTo(2), "../testdata/search/eval3/test3.json"},
 		{"test4", upTo(3), "../testdata/search/eval4/test4.json"},
 		{"realtest", realPoolTools, "../testdata/search/real/test.json"},
+		{"realtest2", realPoolTools, "../testdata/search/real/test2.json"},
 	}
 	for _, set := range newSets {
 		halves = append(halves, newHalf("test", set.n, set.pool))

@@ -51,12 +51,12 @@ type Weights struct {
 	// The signals added to a tool's score, as Explain names them: the
 	// share of its name covered, a keyword written as in the name, a
 	// plural one, a plural whose singular is the name's word (taken
-	// away), name words in the query's order, the query's first word
+	// away), the query's first word
 	// first in the name, the query's verb class the name's verb's, a
 	// question against a name that changes things (taken away), query
 	// words side by side in the description, keywords written as in the
 	// description.
-	Cover, Surface, Plural, One, Order, Head, Verb, Asks, Phrase, DescSurface float64
+	Cover, Surface, Plural, One, Head, Verb, Asks, Phrase, DescSurface float64
 	// Deprecated multiplies the score of a tool whose description says it
 	// is deprecated (1: no effect).
 	Deprecated float64
@@ -72,7 +72,7 @@ func DefaultWeights() Weights {
 		Value: 0.3, Stop: 0.15, Implied: 0.5,
 		IDFPower: 0.5,
 		Coord:    0.75, Labelled: 0.6,
-		Cover: 2, Surface: 0.3, Plural: 0.6, One: 1, Order: 0.5, Head: 1, Verb: 0.7, Asks: 5,
+		Cover: 2, Surface: 0.3, Plural: 0.6, One: 1, Head: 1, Verb: 0.7, Asks: 5,
 		Phrase: 0.2, DescSurface: 0.1,
 		Deprecated: deprecatedScale,
 	}
@@ -98,7 +98,7 @@ type ranking struct {
 	synonym, related, derived, nouns, prefix, typo, phrasalQ float64
 	value, stop, implied                                     float64
 	idfPower, coord, labelled                                float64
-	cover, surface, plural, one, order, head, verb           float64
+	cover, surface, plural, one, head, verb                  float64
 	asks, phrase, descSurface, deprecated                    float64
 	// off holds the disabled rules and switches.
 	off map[string]bool
@@ -147,7 +147,7 @@ func resolve(w Weights, disable []string) *ranking {
 		synonym:   w.Synonym, related: w.Related, derived: w.Derived, nouns: w.Nouns, prefix: w.Prefix, typo: w.Typo, phrasalQ: w.Phrasal,
 		value: w.Value, stop: w.Stop, implied: w.Implied,
 		idfPower: w.IDFPower, coord: w.Coord, labelled: w.Labelled,
-		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, order: w.Order, head: w.Head, verb: w.Verb,
+		cover: w.Cover, surface: w.Surface, plural: w.Plural, one: w.One, head: w.Head, verb: w.Verb,
 		asks: w.Asks, phrase: w.Phrase, descSurface: w.DescSurface, deprecated: w.Deprecated,
 		off: map[string]bool{}, alike: true,
 	}
@@ -183,7 +183,6 @@ var signalOff = map[string]func(*ranking){
 	"surface":      func(r *ranking) { r.surface = 0 },
 	"plural":       func(r *ranking) { r.plural, r.one = 0, 0 },
 	"one":          func(r *ranking) { r.one = 0 },
-	"order":        func(r *ranking) { r.order = 0 },
 	"phrase":       func(r *ranking) { r.phrase = 0 },
 	"head":         func(r *ranking) { r.head = 0 },
 	"verb":         func(r *ranking) { r.verb = 0 },

@@ -409,7 +409,7 @@ func (s *scores) prune(ids []int32, k int, bound func(id int32) float64) []int32
 func (s *scores) nameBound(id int32) float64 {
 	rk := s.x.rk
 	own := float64(s.x.meta(id).own)
-	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + rk.order*max(own-1, 0) + s.phraseBound(id)
+	return rk.head + rk.verb + rk.cover + (rk.surface+rk.plural)*own + s.phraseBound(id)
 }
 
 func (s *scores) phraseBound(int32) float64 {

@@ -92,7 +92,7 @@ func TestQualityReal(t *testing.T) {
 	}{
 		{"test", "../testdata/search/real/test.json", 76, 90, false, nil},
 		{"test2", "../testdata/search/real/test2.json", 76, 92, false, []string{"server"}},
-		{"dev", "../testdata/search/real/dev.json", 76, 91.5, true, nil},
+		{"dev", "../testdata/search/real/dev.json", 76, 91, true, nil},
 	} {
 		t.Run(h.name, func(t *testing.T) {
 			qs := loadQueries(t, h.path)

@@ -64,7 +64,6 @@ var ruleList = ruleSet{
 		{name: "phrasal-apart", needs: []string{"phrasal"}, apply: rulePhrasalApart},
 		{name: "medium", apply: ruleMedium},
 		{name: "medium-send", apply: ruleMediumSend},
-		{name: "determiner", apply: ruleDeterminer},
 		{name: "object", apply: ruleObject},
 		{name: "question", apply: ruleQuestion},
 		{name: "state", needs: []string{"question"}, apply: ruleState},
@@ -549,30 +548,6 @@ func ruleMediumSend(pl *planner) bool {
 		if pl.trace != nil {
 			pl.note("the verb is send")
 		}
-	}
-	return true
-}
-
-// ruleDeterminer: the query's first word after a determiner, server
-// names between aside (what's on the Notion page), is a noun: it is no
-// verb, and the query reads unless a later rule finds what it does
-// (page, post or patch before a noun are what a tool does; after the,
-// they are what it is about).
-func ruleDeterminer(pl *planner) bool {
-	p := pl.p
-	if p.head < 0 || p.verb == noVerb || pl.all[p.head].also != nil {
-		return true
-	}
-	j := p.head - 1
-	for j >= 0 && pl.x.serverWord(pl.all[j].stem) {
-		j--
-	}
-	if j < 0 || !determiners[pl.all[j].word] {
-		return true
-	}
-	p.verb, p.intent = noVerb, reads
-	if pl.trace != nil {
-		pl.note("%q %q: %q is no verb", pl.all[j].word, pl.all[p.head].word, pl.all[p.head].word)
 	}
 	return true
 }

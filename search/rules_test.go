@@ -66,7 +66,6 @@ func TestRulesFire(t *testing.T) {
 		{"phrasal-apart", "turn the dag back on", `"turn" ... "on" -> enable, start`},
 		{"medium", "email the report to finance", `"email" sends what follows`},
 		{"medium-send", "email the report to finance", "the verb is send"},
-		{"determiner", "what's on the page", `"the" "page": "page" is no verb`},
 		{"object", "tag the prod workspace", `"tag" "the": "tag" is a verb that acts`},
 		{"question", "which tickets are open", `"which" asks: it reads`},
 		{"state", "are the lights on", "implies state"},

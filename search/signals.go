@@ -31,7 +31,6 @@ const (
 	sigSurface                   // a keyword written as in the name
 	sigPlural                    // a plural keyword written as in the name
 	sigOne                       // a plural keyword whose singular is in the name
-	sigOrder                     // name words in the query's order
 	sigCover                     // the share of the name the query covers
 	sigPhrase                    // query words next to each other in the description
 	sigDescSurface               // keywords written as in the description
@@ -46,7 +45,7 @@ const (
 // signalNames are the signals' names, as Explain shows them.
 var signalNames = [nSignals]string{
 	sigVerb: "verb", sigAsks: "asks", sigHead: "head", sigSurface: "surface", sigPlural: "plural",
-	sigOne: "one", sigOrder: "order", sigCover: "cover", sigPhrase: "phrase",
+	sigOne: "one", sigCover: "cover", sigPhrase: "phrase",
 	sigDescSurface: "desc-surface", sigAlike: "alike", sigCoord: "coord", sigLabelled: "labelled", sigIntent: "intent",
 	sigDeprecated: "deprecated",
 }
@@ -59,7 +58,6 @@ var signalReasons = [nSignals]string{
 	sigSurface: "written as in the name:",
 	sigPlural:  "a plural written as in the name:",
 	sigOne:     "a plural, and the name has the singular:",
-	sigOrder:   "in the query's order:",
 }
 
 // nameScan is one pass over a tool's own name for the name signals.
@@ -69,9 +67,9 @@ type nameScan struct {
 	// verbSeen: the name's verb is found (or the query has none).
 	verbSeen bool
 	// words and covered count the name's words and those the query
-	// reaches; prev is the query position of the last word reached, or -1.
-	words, covered, prev int
-	bonus                float64
+	// reaches.
+	words, covered int
+	bonus          float64
 }
 
 // add adds v of signal sig, for name word w: recorded, with its reason,
@@ -108,7 +106,7 @@ func (s *scores) readName(id int32, own []nameWord) nameScan {
 			return n
 		}
 	}
-	n := nameScan{s: s, id: id, verbSeen: s.plan.verb == noVerb, prev: -1}
+	n := nameScan{s: s, id: id, verbSeen: s.plan.verb == noVerb}
 	for i, nw := range own {
 		// A name word said again (the second variable of
 		// create_variable_in_variable_set) earns its bonuses once.
@@ -140,17 +138,12 @@ func (n *nameScan) word(nw nameWord) {
 		// uncovered, unless it is the name's verb (like in like_tweet).
 		if !nw.stop || nw.verb != noVerb {
 			n.words++
-			n.prev = -1
 		}
 		return
 	}
 	n.words++
 	n.covered++
 	n.form(nw, r)
-	if n.prev >= 0 && r.pos > n.prev {
-		n.add(sigOrder, rk.order, nw.word)
-	}
-	n.prev = r.pos
 }
 
 // verb: the name's first verb means what the query's does (read,
