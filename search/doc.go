@@ -150,7 +150,10 @@
 // WithoutServer derive a new one that reuses every server whose tools did
 // not change, so a server connecting or leaving costs that server's
 // indexing, not the pool's. Its dictionary is kept in buckets copied only
-// when touched (dict.go).
+// when touched (dict.go). Each stem has an id, and each tool keeps its
+// description as its words' stem ids and forms (entry.desc): a query reads
+// a candidate's phrases by walking ids through a table of its own, not by
+// splitting text.
 //
 // ToolSearch is host work a script triggers, done in the host even when
 // scripts run in worker processes, so its inputs are bounded up front: a

@@ -64,6 +64,10 @@ type Index struct {
 	groups map[string]*group
 	args   argSpec
 	rk     *ranking // the options, resolved
+	// stemIDs: the ids of stems (post.id) below it have been handed out;
+	// freeStems are those of stems no tool has any more, reused first.
+	stemIDs   int32
+	freeStems []int32
 }
 
 const chunkSize = 256
@@ -91,6 +95,12 @@ type post struct {
 	// the stemmer did not drop (task, taking; not take or takes): a query
 	// word with no e to drop (taks) is a form of those words only.
 	plain int32
+	// id numbers the stem among the index's, densely, for the tools'
+	// descriptions (entry.desc); forms are its words as the tools write
+	// them, lowercase, in the order first seen: a few, as stem folds a
+	// few endings.
+	id    int32
+	forms []string
 }
 
 // entry is one tool as the ranking reads it.
@@ -105,7 +115,16 @@ type entry struct {
 	listed     int32
 	deprecated bool
 	descNorm   float32 // descNorm of its description
+	// desc is the description's words as the phrase signal reads them,
+	// stop words and camelCase's whole runs aside: each a descToken.
+	desc []uint32
 }
+
+// A descToken is a word of a description: its stem's post.id, and the
+// word's index in the stem's post.forms in the low byte.
+const formBits = 8
+
+func descToken(stem int32, form uint8) uint32 { return uint32(stem)<<formBits | uint32(form) }
 
 // effect is what a call of a tool may do, from its annotations, in the
 // order ties are broken: it only reads, it writes (or did not say), it
@@ -318,6 +337,7 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	y.chunks = slices.Clone(x.chunks)
 	y.metas = slices.Clone(x.metas)
 	y.free = slices.Clone(x.free)
+	y.freeStems = slices.Clone(x.freeStems)
 	y.groups = maps.Clone(x.groups)
 	n := 0
 	for _, tools := range add {
@@ -344,6 +364,9 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 		for _, az := range read {
 			w.merge(az)
 		}
+		if len(drop) > 0 {
+			w.freeStems()
+		}
 		y.words = x.words.with(w.posts, func(p *post) bool { return p.df > 0 })
 	}
 	var wg sync.WaitGroup
@@ -361,10 +384,14 @@ func (x *Index) apply(drop []string, add map[string][]pool.Tool) *Index {
 	return &y
 }
 
-// merge adds what az read to the writer's posts.
+// merge adds what az read to the writer's posts, and numbers the words
+// of its descriptions as the index does (globalTokens) unless it numbers
+// them as az does: the first analyzer of a new index, whose stems are
+// given ids in the order az met them.
 func (w *writer) merge(az *analyzer) {
-	for stem, lp := range az.posts {
-		p := w.post(stem)
+	same := true
+	for _, lp := range az.locals {
+		p := w.post(lp.stem)
 		p.df += lp.df
 		p.plain += lp.plain
 		for f := range p.f {
@@ -374,7 +401,41 @@ func (w *writer) merge(az *analyzer) {
 				p.f[f] = append(p.f[f], lp.f[f]...)
 			}
 		}
+		lp.id, lp.formAt = p.id, -1
+		if len(p.forms) == 0 {
+			p.forms = lp.forms // in the same order: the forms keep their indexes
+		} else {
+			lp.formAt = int32(len(az.forms))
+			for _, f := range lp.forms {
+				az.forms = append(az.forms, formIn(&p.forms, f))
+			}
+		}
+		same = same && lp.id == lp.n && lp.formAt < 0
 	}
+	if !same {
+		az.globalTokens()
+	}
+}
+
+// freeStems hands back the ids of the stems no tool has any more.
+func (w *writer) freeStems() {
+	for _, p := range w.posts {
+		if p.df == 0 {
+			w.y.freeStems = append(w.y.freeStems, p.id)
+		}
+	}
+}
+
+// stemID is the id of a stem new to the index.
+func (w *writer) stemID() int32 {
+	y := w.y
+	if n := len(y.freeStems); n > 0 {
+		id := y.freeStems[n-1]
+		y.freeStems = y.freeStems[:n-1]
+		return id
+	}
+	y.stemIDs++
+	return y.stemIDs - 1
 }
 
 // unmerge takes what az read out of the writer's posts: the tools in
@@ -428,6 +489,9 @@ func (w *writer) post(stem string) *post {
 		for i := range p.f {
 			p.f[i] = slices.Clip(p.f[i]) // an append copies, never writes into x's list
 		}
+		p.forms = slices.Clip(p.forms)
+	} else {
+		p.id = w.stemID()
 	}
 	w.posts[stem] = p
 	return p
@@ -600,7 +664,7 @@ func namespace(tools []pool.Tool) map[string]bool {
 }
 
 func (w *writer) addTool(id int32, t *pool.Tool, a *analysis) entry {
-	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations), deprecated: a.deprecated, descNorm: a.descNorm}
+	e := entry{tool: t, lower: a.lower, mcp: t.Kind == pool.MCP, own: a.own, effect: effectOf(&t.Annotations), deprecated: a.deprecated, descNorm: a.descNorm, desc: a.desc}
 	a.nameKeys(func(n string) {
 		if ids := w.nameIDs(n); len(ids) > 0 {
 			w.names[n] = append(ids, id)
@@ -620,6 +684,7 @@ type analysis struct {
 	// deprecated, and the weight of a match in it by its length.
 	deprecated bool
 	descNorm   float32
+	desc       []uint32 // the description's descTokens
 }
 
 // parallelMin is the number of tools from which reading them is shared
@@ -692,6 +757,34 @@ type analyzer struct {
 	server      string
 	serverWords []*nameInfo
 	lists       map[string]*nameList // the groups' compact names, shared
+	// locals are the postings in the order made (local.n). tokens holds
+	// the descTokens of the descriptions read, numbered by locals until
+	// merged, in blocks: the one being filled, and those full. forms is
+	// where merge notes the index's form of each local one.
+	locals []*local
+	tokens []uint32
+	full   [][]uint32
+	forms  []uint8
+}
+
+// tokenBlock is the size of the blocks descTokens are carved from, and
+// kept in: most descriptions have some 30 words.
+const tokenBlock = 16 << 10
+
+// postDesc posts description text of tool id, counts its words and sets
+// *tokens to its descTokens, carved from the block being filled: one
+// with room for as many words as text has bytes.
+func (az *analyzer) postDesc(text string, id int32, tokens *[]uint32) textWords {
+	if cap(az.tokens)-len(az.tokens) < len(text) {
+		if len(az.tokens) > 0 {
+			az.full = append(az.full, az.tokens)
+		}
+		az.tokens = make([]uint32, 0, max(len(text), tokenBlock))
+	}
+	from := len(az.tokens)
+	tw := postText(az, text, id, fDesc)
+	*tokens = az.tokens[from:len(az.tokens):len(az.tokens)]
+	return tw
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -699,6 +792,7 @@ type analyzer struct {
 type text struct {
 	lp    *local
 	plain bool
+	tok   uint32 // its descToken, numbered by the analyzer's postings
 }
 
 // local is an analyzer's posting of one stem. mark and bits are the tool
@@ -709,16 +803,52 @@ type local struct {
 	bits            uint8
 	df, plain       int32
 	f               [nFields][]int32
+	// n is the posting's place in analyzer.locals, forms its stem's
+	// words as read (post.forms). Once merged, id is the stem's post.id
+	// and formAt where the index's forms of its own are in
+	// analyzer.forms, or -1 when they are the same.
+	n, id, formAt int32
+	forms         []string
+	stem          string
 }
 
 // posting returns the analyzer's posting of stem s, new if need be.
 func (az *analyzer) posting(s string) *local {
 	lp := az.posts[s]
 	if lp == nil {
-		lp = &local{}
+		lp = &local{n: int32(len(az.locals)), stem: s}
 		az.posts[s] = lp
+		az.locals = append(az.locals, lp)
 	}
 	return lp
+}
+
+// globalTokens renumbers the descTokens az read by the index's stems and
+// forms, once merged.
+func (az *analyzer) globalTokens() {
+	for _, block := range append(az.full, az.tokens) {
+		for i, t := range block {
+			lp, form := az.locals[t>>formBits], uint8(t)
+			if lp.formAt >= 0 {
+				form = az.forms[lp.formAt+int32(form)]
+			}
+			block[i] = descToken(lp.id, form)
+		}
+	}
+}
+
+// formIn is the index of word in forms, added if need be. A stem has a
+// few forms (stem folds a few endings), far fewer than a byte counts;
+// past that a word would be noted as the last.
+func formIn(forms *[]string, word string) uint8 {
+	if i := slices.Index(*forms, word); i >= 0 {
+		return uint8(i)
+	}
+	if len(*forms) > 255 {
+		return 255
+	}
+	*forms = append(*forms, word)
+	return uint8(len(*forms) - 1)
 }
 
 // putPlain counts tool id among those that have lp's stem by a plain word.
@@ -783,7 +913,7 @@ func (az *analyzer) analyze(id int32, t *pool.Tool, ns map[string]bool) analysis
 	az.ownBuf, a.own = a.own, az.intern(own, a.own)
 	// Stop words are matched in names only (get_me).
 	postText(az, t.SearchHint, id, fHint)
-	desc := postText(az, t.Description, id, fDesc)
+	desc := az.postDesc(t.Description, id, &a.desc)
 	a.descNorm, a.deprecated = descNorm(desc.n), desc.notice && deprecatedFrom(t.Description, desc.at)
 	for _, p := range az.schema.schemaTexts(t.InputSchema) {
 		postText(az, p.name, id, fSchema)

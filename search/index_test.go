@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -60,6 +61,8 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	if diff := cmp.Diff(want, answers(t, x, queries)); diff != "" {
 		t.Fatalf("built server by server (-full +incremental):\n%s", diff)
 	}
+	checkDescs(t, full)
+	checkDescs(t, x)
 
 	// Remove half the servers, keep the smaller index, add them back.
 	y := full
@@ -78,6 +81,7 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	if diff := cmp.Diff(answers(t, NewIndex(rest), queries), half); diff != "" {
 		t.Fatalf("after removing half the servers (-fresh +incremental):\n%s", diff)
 	}
+	checkDescs(t, y)
 	for i, k := range order {
 		if i%2 == 0 {
 			y = y.WithServer(k, groups[k])
@@ -86,6 +90,7 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	if diff := cmp.Diff(want, answers(t, y, queries)); diff != "" {
 		t.Fatalf("removed and added back (-full +incremental):\n%s", diff)
 	}
+	checkDescs(t, y)
 	if y.Len() != len(tools) {
 		t.Errorf("Len = %d, want %d", y.Len(), len(tools))
 	}
@@ -99,6 +104,39 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, answers(t, y, queries)); diff != "" {
 		t.Fatalf("an index changed after another was derived from it (-before +after):\n%s", diff)
+	}
+	checkDescs(t, full)
+}
+
+// checkDescs checks that every tool of x keeps its description's words as
+// the phrase signal reads them (phraseReading), by stem ids that name one
+// stem each, none of them free.
+func checkDescs(t *testing.T, x *Index) {
+	t.Helper()
+	stems := map[int32]*post{}
+	names := map[int32]string{}
+	for _, b := range x.words.buckets {
+		if b == nil {
+			continue
+		}
+		for i, p := range b.vals {
+			if other, ok := names[p.id]; ok || p.id >= x.stemIDs || slices.Contains(x.freeStems, p.id) {
+				t.Fatalf("stems %q and %q have id %d (%d handed out, free %v)", other, b.keys[i], p.id, x.stemIDs, x.freeStems)
+			}
+			stems[p.id], names[p.id] = p, b.keys[i]
+		}
+	}
+	for _, g := range x.groups {
+		for _, id := range g.ids {
+			e := x.entry(id)
+			got := []string{}
+			for _, tok := range e.desc {
+				got = append(got, names[int32(tok>>formBits)]+"/"+stems[int32(tok>>formBits)].forms[uint8(tok)])
+			}
+			if want := phraseReading(e.tool.Description); !slices.Equal(got, want) {
+				t.Fatalf("%s: the index reads its description as %q, want %q", e.tool.Name, got, want)
+			}
+		}
 	}
 }
 
@@ -223,7 +261,31 @@ func TestParallelBuildMatchesServerByServer(t *testing.T) {
 		one = one.WithServer(k, groups[k])
 	}
 	queries := loadQueries(t, "../testdata/search/eval/dev.json")
-	if diff := cmp.Diff(answers(t, one, queries), answers(t, NewIndex(tools), queries)); diff != "" {
+	at := NewIndex(tools)
+	if diff := cmp.Diff(answers(t, one, queries), answers(t, at, queries)); diff != "" {
 		t.Fatalf("(-server by server +at once):\n%s", diff)
 	}
+	checkDescs(t, one)
+	checkDescs(t, at)
+}
+
+// A server replaced again and again, each time with words of its own,
+// leaves the index no more stem ids than it needs: those of the stems no
+// tool has any more are reused.
+func TestStemIDsReused(t *testing.T) {
+	x := NewIndex(loadPool(t, "../testdata/search/eval/pool.json"))
+	var first int32
+	for i := range 50 {
+		word := strings.Repeat(string(rune('a'+i%26)), 4+i/26) + "zq"
+		x = x.WithServer("churn", []pool.Tool{mcpTool("churn", "t", "Reads the "+word+" of a widget")})
+		if i == 0 {
+			first = x.stemIDs
+		}
+	}
+	// The word of each server is new, that of the one before it is freed
+	// after: one id more than the first server's.
+	if x.stemIDs > first+1 {
+		t.Errorf("50 servers in turn, each with a word of its own, took %d stem ids more than the first, want 1", x.stemIDs-first)
+	}
+	checkDescs(t, x)
 }

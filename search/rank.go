@@ -150,9 +150,8 @@ type scores struct {
 	touched []int32    // the tools the keyword being scored reached
 	ex      *explainer // nil unless explaining
 	named   idSet      // the tools of the servers a label names (plan.servers)
-	phrases map[string]phraseWord
+	words   []phraseWord
 	names   map[*nameWord]nameScan // per shared name, its words read
-	descs   map[string]phrases     // per description, what finishPhrase reads
 	// parts holds, per tool, the points the two parts of the next
 	// alternative keyword gave it and the fields of their best matches;
 	// field, while such a keyword or part is scored, its best match's
@@ -199,6 +198,8 @@ type scratch struct {
 	tier, left                 []int8
 	class                      []int16
 	hits, touched              []int32 // emptied, for scores' lists
+	phrase                     []phraseWord
+	phraseSet                  []int32 // the ids of phrase written
 }
 
 var scratches sync.Pool
@@ -220,6 +221,7 @@ func (s *scores) release() {
 		s.sc.scale[id], s.sc.class[id] = 0, 0
 	}
 	s.sc.hits, s.sc.touched = s.hits[:0], s.touched[:0]
+	s.sc.releasePhrases()
 	scratches.Put(s.sc)
 }
 

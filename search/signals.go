@@ -3,7 +3,7 @@ package search
 import (
 	"fmt"
 	"math/bits"
-	"strings"
+	"slices"
 )
 
 // The scorer's signals: what a tool's score gets beyond its keywords'
@@ -189,16 +189,7 @@ func (n *nameScan) form(nw nameWord, r reach) {
 // and then scales the score.
 func (s *scores) finishPhrase(id int32) {
 	rk := s.x.rk
-	desc := s.x.entry(id).tool.Description
-	// Tools share descriptions (a server's copies under other names).
-	got, ok := s.descs[desc]
-	if !ok {
-		got = s.readPhrases(desc)
-		if s.descs == nil {
-			s.descs = map[string]phrases{}
-		}
-		s.descs[desc] = got
-	}
+	got := s.readPhrases(s.x.entry(id).desc)
 	pairs, written := got.pairs, got.written
 	phrase := rk.phrase * float64(bits.OnesCount64(pairs))
 	surface := rk.descSurface * float64(bits.OnesCount64(written))
@@ -214,60 +205,73 @@ func (s *scores) finishPhrase(id int32) {
 // in the query (written).
 type phrases struct{ pairs, written uint64 }
 
-// readPhrases reads description desc for finishPhrase.
-func (s *scores) readPhrases(desc string) phrases {
+// readPhrases reads the words of a description, its descTokens, for
+// finishPhrase: a word whose stem no keyword reaches parts the keywords
+// around it.
+func (s *scores) readPhrases(desc []uint32) phrases {
+	words := s.phraseWords()
 	var pairs, written uint64
 	prev := -2
-	splitRaw(desc, func(raw string, upper, whole bool) {
-		if whole {
-			return
-		}
-		w := s.phraseWord(raw, upper)
-		if w.stop {
-			return
-		}
-		if !w.found {
+	for _, t := range desc {
+		w := words[t>>formBits]
+		if w.pos1 == 0 {
 			prev = -2
-			return
+			continue
 		}
-		if r := w.r; r.pos == prev+1 && r.pos < 64 {
-			pairs |= 1 << r.pos
+		pos := int(w.pos1) - 1
+		if pos == prev+1 && pos < 64 {
+			pairs |= 1 << pos
 		}
-		if w.written && w.r.pos < 64 {
-			written |= 1 << w.r.pos
+		if w.form1 == uint16(uint8(t))+1 && pos < 64 {
+			written |= 1 << pos
 		}
-		prev = w.r.pos
-	})
+		prev = pos
+	}
 	return phrases{pairs, written}
 }
 
-// phraseWord is what finishPhrase reads from a word of a description:
-// a stop word, or the keyword it reaches, if any, and whether as written.
-type phraseWord struct {
-	stop, found, written bool
-	r                    reach
+// phraseWord is what finishPhrase reads from a word of a description by
+// its stem: the position of the keyword that reaches the stem, plus one
+// (0 when none does), and the index in post.forms of that keyword's word
+// as written, plus one (0 when it reaches the stem otherwise, or the
+// descriptions never write it).
+type phraseWord struct{ pos1, form1 uint16 }
+
+// phraseWords are the phraseWords of the stems the query reaches, by
+// post.id, read on the query's first description (the other stems' are
+// zero) and kept in s.words; releasePhrases zeroes them again.
+func (s *scores) phraseWords() []phraseWord {
+	if s.words != nil {
+		return s.words
+	}
+	sc, x := s.sc, s.x
+	if len(sc.phrase) < int(x.stemIDs) {
+		sc.phrase = make([]phraseWord, x.stemIDs)
+	}
+	for st, r := range s.plan.byStem {
+		p, ok := x.words.get(st)
+		if !ok {
+			continue // no description has it
+		}
+		w := phraseWord{pos1: uint16(r.pos + 1)}
+		if r.literal {
+			if i := slices.Index(p.forms, s.plan.kws[r.k].word); i >= 0 {
+				w.form1 = uint16(min(i, 255)) + 1
+			}
+		}
+		sc.phrase[p.id] = w
+		sc.phraseSet = append(sc.phraseSet, p.id)
+	}
+	s.words = sc.phrase
+	return s.words
 }
 
-// phraseWord reads the description word raw (with a capital if upper),
-// once per query: the tools in the running share most of their words.
-func (s *scores) phraseWord(raw string, upper bool) phraseWord {
-	if w, ok := s.phrases[raw]; ok {
-		return w
+// releasePhrases zeroes the phraseWords the query wrote.
+func (sc *scratch) releasePhrases() {
+	for _, id := range sc.phraseSet {
+		sc.phrase[id] = phraseWord{}
 	}
-	if s.phrases == nil {
-		s.phrases = map[string]phraseWord{}
-	}
-	word := raw
-	if upper {
-		word = strings.ToLower(raw)
-	}
-	var w phraseWord
-	if w.stop = isStop(word); !w.stop {
-		w.r, w.found = s.plan.byStem[stem(word)]
-		w.written = w.found && w.r.literal && s.plan.kws[w.r.k].word == word
-	}
-	s.phrases[raw] = w
-	return w
+	sc.phraseSet = sc.phraseSet[:0]
 }
 
 // computeScale is what multiplies a tool's score and bonuses: the share

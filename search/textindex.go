@@ -109,7 +109,8 @@ func (az *analyzer) read(raw string, upper bool) text {
 	if isStop(word) {
 		return text{}
 	}
-	return text{lp: az.posting(stem(word)), plain: !foldsE(word)}
+	lp := az.posting(stem(word))
+	return text{lp: lp, plain: !foldsE(word), tok: descToken(lp.n, formIn(&lp.forms, word))}
 }
 
 // resize makes the table 1<<bits slots, its words moved over.
@@ -170,9 +171,18 @@ func postWord[T chars](az *analyzer, raw T, h uint64, upper bool, id int32, f in
 // word may begin or end a deprecation notice.
 func postPart[T chars](az *analyzer, text T, start, end int, h uint64, upper bool, id int32, f int, tw *textWords) {
 	s := postWord(az, text[start:end], h, upper, id, f)
+	az.token(s, f)
 	tw.n++
 	if s.notice {
 		noticeAt(tw, start, text[start:end], text[end:])
+	}
+}
+
+// token notes word s of a description (field f) among the analyzer's
+// descTokens, but for a stop word.
+func (az *analyzer) token(s *wordSlot, f int) {
+	if f == fDesc && s.t.lp != nil {
+		az.tokens = append(az.tokens, s.t.tok)
 	}
 }
 
@@ -180,12 +190,14 @@ func postPart[T chars](az *analyzer, text T, start, end int, h uint64, upper boo
 // splits them, and counts them.
 func postText[T chars](az *analyzer, text T, id int32, f int) textWords {
 	var tw textWords
+	tokens := len(az.tokens)
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
 		case c >= utf8.RuneSelf:
 			size := separator(text[i:])
 			if size == 0 {
+				az.tokens = az.tokens[:tokens]
 				return az.postSlow(string(text), id, f)
 			}
 			i += size
@@ -193,6 +205,7 @@ func postText[T chars](az *analyzer, text T, id int32, f int) textWords {
 			i++
 		default:
 			if i = postRun(az, text, i, id, f, &tw); i < 0 {
+				az.tokens = az.tokens[:tokens]
 				return az.postSlow(string(text), id, f)
 			}
 		}
@@ -219,6 +232,7 @@ func (az *analyzer) postSlow(text string, id int32, f int) textWords {
 	splitRaw(text, func(raw string, upper, whole bool) {
 		s := postWord(az, raw, wordHash(raw), upper, id, f)
 		if !whole {
+			az.token(s, f)
 			tw.n++
 			tw.notice = tw.notice || s.notice
 		}

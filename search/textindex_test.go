@@ -2,6 +2,7 @@ package search
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -57,6 +58,12 @@ func checkPostText(t *testing.T, text string) {
 		t.Errorf("%q: postText counts %+v in place, %+v as a string", text, b, got)
 	}
 	w := postings(&slow)
+	// The words the phrase signal reads are splitRaw's, numbered.
+	for _, az := range []*analyzer{&fast, &inPlace, &slow} {
+		if got, want := localTokens(az), phraseReading(text); !slices.Equal(got, want) {
+			t.Errorf("%q: descTokens read %q, splitRaw %q", text, got, want)
+		}
+	}
 	for _, az := range []*analyzer{&fast, &inPlace} {
 		g := postings(az)
 		if len(g) != len(w) {
@@ -68,6 +75,30 @@ func checkPostText(t *testing.T, text string) {
 			}
 		}
 	}
+}
+
+// phraseReading is text as the phrase signal reads it, splitRaw's words
+// but stop words and camelCase's whole runs: each as its stem and the
+// word, lowercase.
+func phraseReading(text string) []string {
+	out := []string{}
+	splitWords(text, func(w string, whole bool) {
+		if !whole && !isStop(w) {
+			out = append(out, stem(w)+"/"+w)
+		}
+	})
+	return out
+}
+
+// localTokens is the descTokens az read, before they are merged, as
+// phraseReading writes them.
+func localTokens(az *analyzer) []string {
+	out := []string{}
+	for _, t := range slices.Concat(slices.Concat(az.full...), az.tokens) {
+		lp := az.locals[t>>formBits]
+		out = append(out, lp.stem+"/"+lp.forms[uint8(t)])
+	}
+	return out
 }
 
 // The fast path reads every text as splitRaw does: the seeds and every
