@@ -847,7 +847,11 @@ func (x *Index) substrings(sub string) []int32 {
 			out = append(out, g.ids...)
 			continue
 		}
-		in, ok := found[g.own]
+		// Most lists cannot hold sub: their bloom says so before the map.
+		in, ok := []int32(nil), !g.own.pairs.holds(&want)
+		if !ok {
+			in, ok = found[g.own]
+		}
 		if !ok {
 			in = g.own.holding(sub, &want)
 			found[g.own] = in
