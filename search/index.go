@@ -758,33 +758,45 @@ type analyzer struct {
 	serverWords []*nameInfo
 	lists       map[string]*nameList // the groups' compact names, shared
 	// locals are the postings in the order made (local.n). tokens holds
-	// the descTokens of the descriptions read, numbered by locals until
-	// merged, in blocks: the one being filled, and those full. forms is
-	// where merge notes the index's form of each local one.
+	// the descTokens of the description being read, numbered by locals
+	// until merged; block and full the blocks they are kept in: the one
+	// being filled, and those before it. forms is where merge notes the
+	// index's form of each local one.
 	locals []*local
 	tokens []uint32
+	block  []uint32
 	full   [][]uint32
 	forms  []uint8
 }
 
-// tokenBlock is the size of the blocks descTokens are carved from, and
-// kept in: most descriptions have some 30 words.
-const tokenBlock = 16 << 10
-
 // postDesc posts description text of tool id, counts its words and sets
-// *tokens to its descTokens, carved from the block being filled: one
-// with room for as many words as text has bytes.
+// *tokens to its descTokens.
 func (az *analyzer) postDesc(text string, id int32, tokens *[]uint32) textWords {
-	if cap(az.tokens)-len(az.tokens) < len(text) {
-		if len(az.tokens) > 0 {
-			az.full = append(az.full, az.tokens)
-		}
-		az.tokens = make([]uint32, 0, max(len(text), tokenBlock))
-	}
-	from := len(az.tokens)
+	az.tokens = az.tokens[:0]
 	tw := postText(az, text, id, fDesc)
-	*tokens = az.tokens[from:len(az.tokens):len(az.tokens)]
+	*tokens = az.keep(az.tokens)
 	return tw
+}
+
+// Blocks of descTokens grow from minBlock to maxBlock tokens: a server
+// joining keeps little room unused, a pool few blocks. Most descriptions
+// have some 30 words.
+const (
+	minBlock = 256
+	maxBlock = 16 << 10
+)
+
+// keep returns a copy of tokens carved from the block being filled.
+func (az *analyzer) keep(tokens []uint32) []uint32 {
+	if cap(az.block)-len(az.block) < len(tokens) {
+		if len(az.block) > 0 {
+			az.full = append(az.full, az.block)
+		}
+		az.block = make([]uint32, 0, max(len(tokens), min(2*cap(az.block), maxBlock), minBlock))
+	}
+	from := len(az.block)
+	az.block = append(az.block, tokens...)
+	return az.block[from:len(az.block):len(az.block)]
 }
 
 // text is a word as written, read: its stem's posting (nil for a stop
@@ -826,7 +838,7 @@ func (az *analyzer) posting(s string) *local {
 // globalTokens renumbers the descTokens az read by the index's stems and
 // forms, once merged.
 func (az *analyzer) globalTokens() {
-	for _, block := range append(az.full, az.tokens) {
+	for _, block := range append(az.full, az.block) {
 		for i, t := range block {
 			lp, form := az.locals[t>>formBits], uint8(t)
 			if lp.formAt >= 0 {

@@ -90,11 +90,11 @@ func phraseReading(text string) []string {
 	return out
 }
 
-// localTokens is the descTokens az read, before they are merged, as
-// phraseReading writes them.
+// localTokens is the descTokens of the description az read last, before
+// they are merged, as phraseReading writes them.
 func localTokens(az *analyzer) []string {
 	out := []string{}
-	for _, t := range slices.Concat(slices.Concat(az.full...), az.tokens) {
+	for _, t := range az.tokens {
 		lp := az.locals[t>>formBits]
 		out = append(out, lp.stem+"/"+lp.forms[uint8(t)])
 	}
