@@ -155,31 +155,20 @@ func TestSQLSpoken(t *testing.T) {
 
 // A verb's sense gives the query its class, as a phrasal verb's does:
 // open a pull request creates (it acts), open the file reads it; a
-// question keeps reading (which open pull requests ...).
-func TestSenseGivesTheClass(t *testing.T) {
+// question keeps reading (which open pull requests ...). The query's
+// first word, of no class of its own, before a determiner is a verb that
+// takes an object: the query acts (tag the prod workspace); without the
+// determiner, or in a question, it is not read so.
+func TestQueryIntent(t *testing.T) {
 	t.Parallel()
 	x := NewIndex(rulePool())
 	for query, want := range map[string]intent{
 		"open a pull request":                 acts,
 		"open the file":                       reads,
 		"which open pull requests are stale?": reads,
-	} {
-		if p := x.plan(query, nil); p.intent != want {
-			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
-		}
-	}
-}
-
-// The query's first word, of no class of its own, before a determiner is
-// a verb that takes an object: the query acts (tag the prod workspace).
-// Without the determiner, or in a question, it is not read so.
-func TestFirstWordBeforeDeterminerActs(t *testing.T) {
-	t.Parallel()
-	x := NewIndex(rulePool())
-	for query, want := range map[string]intent{
-		"tag the prod workspace":  acts,
-		"tag prod workspace":      reads,
-		"which tag is the latest": reads,
+		"tag the prod workspace":              acts,
+		"tag prod workspace":                  reads,
+		"which tag is the latest":             reads,
 	} {
 		if p := x.plan(query, nil); p.intent != want {
 			t.Errorf("%q: intent %s, want %s", query, intentNames[p.intent], intentNames[want])
