@@ -602,7 +602,12 @@ func cpuTime(b *testing.B) time.Duration {
 	return d
 }
 
-// loopCPU runs f in b.Loop and reports its CPU time per iteration.
+// loopCPU runs f in b.Loop and reports its CPU time per iteration and
+// the CPUs it had (procs). That may not be the -N of the benchmark's name:
+// with a list of -cpu values, the first of -count runs of a b.Loop
+// benchmark is measured with GOMAXPROCS as the test or benchmark before
+// it left it (golang/go#49980), so under -cpu 2,1 a run named -2 may
+// have built on one CPU. Run one -cpu value per invocation to compare.
 func loopCPU(b *testing.B, f func()) {
 	start := cpuTime(b)
 	n := 0
@@ -611,6 +616,7 @@ func loopCPU(b *testing.B, f func()) {
 		n++
 	}
 	b.ReportMetric(float64((cpuTime(b)-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
 }
 
 // Building the Index for 10,000 tools (once per pool).
