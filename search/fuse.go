@@ -37,15 +37,11 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 	if s == nil {
 		return x.SearchContext(ctx, args)
 	}
-	if ctx.Err() != nil {
-		return Result{}, context.Cause(ctx)
-	}
-	q, err := x.args.parse(args)
+	q, text, fuses, err := readFused(ctx, x, args)
 	if err != nil {
 		return Result{}, err
 	}
-	text := strings.TrimSpace(q.text)
-	if _, sel := selectList(q.text); sel || text == "" || x.live == 0 {
+	if !fuses {
 		ids, total := x.find(q)
 		return x.result(ctx, ids, total)
 	}
@@ -61,6 +57,21 @@ func (s *Semantic) Search(ctx context.Context, x *Index, args json.RawMessage) (
 		return res, rerr
 	}
 	return x.result(ctx, fusedIDs(s.fuse(x, lex, sem.ids, q.limit)), lex.total+sem.extra)
+}
+
+// readFused reads a query for Search and Explain: the query, its text,
+// and whether fusion ranks it; a select: query, an empty one and an
+// empty pool are the lexical ranking's alone.
+func readFused(ctx context.Context, x *Index, args json.RawMessage) (q query, text string, fuses bool, err error) {
+	if ctx.Err() != nil {
+		return q, "", false, context.Cause(ctx)
+	}
+	if q, err = x.args.parse(args); err != nil {
+		return q, "", false, err
+	}
+	text = strings.TrimSpace(q.text)
+	_, sel := selectList(q.text)
+	return q, text, !sel && text != "" && x.live > 0, nil
 }
 
 // fusedIDs are the ids of a fused ranking, in its order.
@@ -84,15 +95,11 @@ func (s *Semantic) Explain(ctx context.Context, x *Index, args json.RawMessage) 
 	if s == nil {
 		return x.Explain(args)
 	}
-	if ctx.Err() != nil {
-		return Explanation{}, context.Cause(ctx)
-	}
-	q, err := x.args.parse(args)
+	q, text, fuses, err := readFused(ctx, x, args)
 	if err != nil {
 		return Explanation{}, err
 	}
-	text := strings.TrimSpace(q.text)
-	if _, sel := selectList(q.text); sel || text == "" || x.live == 0 {
+	if !fuses {
 		return x.Explain(args)
 	}
 	lex := x.lexical(text, max(s.opts.Depth, q.limit))
